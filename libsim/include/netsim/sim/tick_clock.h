@@ -1,0 +1,72 @@
+// A host's kern.hz clock: tick edges, the `ticks` counter, tick-aligned callouts.
+//
+// FreeBSD's hardclock() runs kern.hz times per second and increments `ticks`;
+// callout_reset(c, n, ...) fires at the n-th hardclock after the call. Two
+// boxes' hardclocks are not aligned, so each host draws a random phase.
+//
+// Tick edge k (k >= 0) is at phase + floor(k * 1e12 / hz) picoseconds: exact
+// for any hz, including ones that do not divide a second.
+#pragma once
+
+#include <cstdint>
+
+#include "netsim/sim/event_handler.h"
+#include "netsim/sim/simulation.h"
+#include "netsim/sim/timer.h"
+
+namespace netsim {
+
+class TickClock {
+ public:
+  static constexpr int kMinHz = 10;
+  static constexpr int kMaxHz = 100000;
+
+  // phase must lie in [0, tick period); use draw_phase() for a random one.
+  TickClock(Simulation& sim, int hz, SimTime phase);
+  static SimTime draw_phase(Rng& rng, int hz);
+
+  int hz() const { return hz_; }
+  SimTime phase() const { return phase_; }
+  // Nominal tick length (rounded down for hz that do not divide 1e12).
+  SimTime tick_period() const { return kPicosPerSecond / hz_; }
+
+  // Time of tick edge k.
+  SimTime edge(std::int64_t k) const;
+  // FreeBSD's `ticks`: number of tick edges at or before `t` (0 before the first).
+  std::int64_t ticks_at(SimTime t) const;
+  std::int64_t ticks() const { return ticks_at(sim_.now()); }
+  // When `ticks` reaches value n (the edge that makes ticks == n), n >= 1.
+  SimTime time_of_tick(std::int64_t n) const { return edge(n - 1); }
+
+  Simulation& sim() const { return sim_; }
+
+ private:
+  Simulation& sim_;
+  int hz_;
+  SimTime phase_;
+};
+
+// A callout on a host's tick clock: callout_reset(n) fires on the tick edge
+// at which `ticks` becomes ticks_now + n (n <= 0 is treated as 1, as in
+// FreeBSD's callout_reset).
+class Callout {
+ public:
+  Callout(TickClock& clock, EventHandler* handler, std::uint64_t tag) : clock_(clock), timer_(handler, tag) {}
+
+  void reset(std::int64_t n_ticks) {
+    if (n_ticks <= 0) n_ticks = 1;
+    expires_tick_ = clock_.ticks() + n_ticks;
+    clock_.sim().arm_at(timer_, clock_.time_of_tick(expires_tick_));
+  }
+  void stop() { clock_.sim().cancel(timer_); }
+  bool pending() const { return timer_.pending(); }
+  // The `ticks` value at which it fires (meaningful while pending).
+  std::int64_t expires_tick() const { return expires_tick_; }
+
+ private:
+  TickClock& clock_;
+  Timer timer_;
+  std::int64_t expires_tick_ = 0;
+};
+
+}  // namespace netsim

@@ -1,0 +1,38 @@
+// A cancellable, re-armable event slot.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "netsim/sim/event_handler.h"
+#include "netsim/sim/time.h"
+
+namespace netsim {
+
+class EventQueue;
+
+// A Timer occupies at most one place in the event queue and knows where, so
+// cancel and re-arm are O(log n) with no stale entries left behind: TCP's
+// retransmit and delayed-ACK timers are re-armed on nearly every ACK.
+// A Timer must outlive its pending event and is neither copied nor moved.
+class Timer {
+ public:
+  Timer(EventHandler* handler, std::uint64_t tag) : handler_(handler), tag_(tag) {}
+  Timer(const Timer&) = delete;
+  Timer& operator=(const Timer&) = delete;
+
+  bool pending() const { return heap_index_ != kNotQueued; }
+  SimTime when() const { return when_; }
+  EventHandler* handler() const { return handler_; }
+  std::uint64_t tag() const { return tag_; }
+
+ private:
+  friend class EventQueue;
+  static constexpr std::size_t kNotQueued = SIZE_MAX;
+  EventHandler* handler_;
+  std::uint64_t tag_;
+  std::size_t heap_index_ = kNotQueued;
+  SimTime when_ = 0;
+};
+
+}  // namespace netsim
