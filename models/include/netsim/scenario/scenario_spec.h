@@ -1,0 +1,128 @@
+// A parsed and validated scenario: plain data, no simulation objects yet.
+//
+// The loader (scenario_loader.h) turns YAML into a ScenarioSpec, checking
+// every field; the builder (scenario_builder.h) turns a spec into components
+// of a Simulation. Every element remembers where it was written, so that
+// errors found later (at build time) can still name file, line and column.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "netsim/sim/data_rate.h"
+#include "netsim/sim/packet.h"
+#include "netsim/sim/time.h"
+
+namespace netsim {
+
+// Where a value came from: a YAML file position, or a command-line override.
+struct SourceLoc {
+  std::string file;  // the scenario file, or "--set" for a command-line override
+  int line = 0;      // 1-based; 0 when unknown
+  int column = 0;    // 1-based; 0 when unknown
+};
+
+struct HostSpec {
+  std::string name;
+  SourceLoc loc;
+  std::string address;  // textual IPv4 or IPv6 address
+  IpVersion ip_version = IpVersion::v4;
+  int hz = 1000;        // kern.hz of the host's tick clock
+};
+
+struct SwitchSpec {
+  std::string name;
+  SourceLoc loc;
+  std::int64_t buffer_bytes = 0;                 // per output port
+  std::optional<std::int64_t> buffer_packets;    // optional second limit
+};
+
+struct HubSpec {
+  std::string name;
+  SourceLoc loc;
+  DataRate rate = DataRate::gbps(1);  // capacity of the shared medium
+  std::int64_t buffer_bytes = 0;      // frames waiting for the medium
+};
+
+struct LinkSpec {
+  std::string name;
+  SourceLoc loc;
+  std::string end_a;  // host, switch or hub name
+  std::string end_b;
+  DataRate rate = DataRate::gbps(1);
+  SimTime delay = 0;                  // one-way propagation delay
+  std::int64_t mtu = 1500;            // largest IP datagram, bytes
+  std::int64_t framing_bytes = 38;    // per-frame wire overhead (Ethernet: 14+4+8+12)
+  std::optional<std::int64_t> queue_packets;  // per-direction transmit queue limits
+  std::optional<std::int64_t> queue_bytes;
+};
+
+struct MatchSpec {
+  std::optional<IpProtocol> protocol;
+  std::optional<std::uint16_t> src_port;
+  std::optional<std::uint16_t> dst_port;
+};
+
+enum class FilterHook { ingress, egress };
+enum class FilterType { nth, random };
+
+struct FilterSpec {
+  std::string name;
+  SourceLoc loc;
+  std::string host;
+  FilterHook hook = FilterHook::ingress;
+  FilterType type = FilterType::nth;
+  std::int64_t every = 0;       // nth: --every N (N >= 1)
+  std::int64_t packet = 0;      // nth: --packet P (0 <= P < N)
+  double probability = 0.0;     // random: drop probability in [0, 1]
+  MatchSpec match;
+};
+
+struct UdpFlowSpec {
+  std::string name;
+  SourceLoc loc;
+  std::string from;
+  std::string to;
+  std::uint16_t src_port = 0;     // 0: chosen by the builder (ephemeral)
+  std::uint16_t dst_port = 5001;
+  std::int64_t payload_bytes = 1472;  // datagram payload
+  std::optional<DataRate> rate;       // payload bit rate; nullopt = as fast as the path allows
+  SimTime start = 0;
+  std::optional<SimTime> stop;        // nullopt: until the end of the run
+};
+
+struct SweepAxis {
+  std::string key;                  // a --set style path, e.g. links.wan.delay
+  std::vector<std::string> values;  // scalar texts, applied as overrides
+  SourceLoc loc;
+};
+
+// A command-line or sweep override: dotted path and scalar text.
+struct Override {
+  std::string key;
+  std::string value;
+};
+
+struct ScenarioSpec {
+  std::string file;
+  std::string name;
+  std::string description;
+  std::uint64_t seed = 1;
+  SimTime duration = 0;
+  SimTime interval = 0;  // interval-report period; 0 = no interval samples
+  std::vector<HostSpec> hosts;
+  std::vector<SwitchSpec> switches;
+  std::vector<HubSpec> hubs;
+  std::vector<LinkSpec> links;
+  std::vector<FilterSpec> filters;
+  std::vector<UdpFlowSpec> udp_flows;
+  std::vector<SweepAxis> sweep;
+  std::vector<Override> overrides;  // what was applied on top of the file
+  YAML::Node measured;              // free-form reference numbers, kept for reports
+};
+
+}  // namespace netsim
