@@ -50,6 +50,7 @@ struct Packet {
   std::uint64_t app_seq = 0;        // application sequence number (UDP datagram index)
   SimTime created = 0;              // when the sender handed it to the network
   TcpSegmentInfo tcp{};
+  std::int32_t hop_scratch = 0;     // free for the node currently holding the packet
   Packet* next = nullptr;           // intrusive FIFO link, owned by whoever holds the packet
 
   // Size of the IP datagram: what MTU limits and what filters count.

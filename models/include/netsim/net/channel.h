@@ -1,0 +1,97 @@
+// One direction of a link: a transmit queue, a serializer and a wire.
+//
+// A packet handed to send() waits in the FIFO, is serialized at `rate`
+// (IP bytes plus per-frame framing overhead), then arrives at the far end
+// after the propagation delay. Store-and-forward: the far end sees the packet
+// only when its last bit has arrived.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "netsim/net/packet_receiver.h"
+#include "netsim/sim/data_rate.h"
+#include "netsim/sim/event_handler.h"
+#include "netsim/sim/packet_queue.h"
+#include "netsim/sim/simulation.h"
+
+namespace netsim {
+
+struct ChannelConfig {
+  DataRate rate = DataRate::gbps(1);
+  SimTime delay = 0;
+  std::uint32_t mtu = 1500;           // largest IP datagram accepted
+  std::uint32_t framing_bytes = 38;   // Ethernet header+FCS+preamble+inter-frame gap
+  // Limits on occupancy: queued packets plus the one being serialized,
+  // as a switch's packet buffer holds a frame until its last bit has left.
+  std::optional<std::uint64_t> limit_packets;
+  std::optional<std::uint64_t> limit_bytes;
+};
+
+// Told when a packet leaves the queue for the wire (a sender that keeps the
+// interface busy, like `nuttcp -u` at full rate, refills on this).
+class ChannelListener {
+ public:
+  virtual void on_transmit_start() = 0;
+
+ protected:
+  ~ChannelListener() = default;
+};
+
+struct ChannelCounters {
+  std::uint64_t packets_sent = 0;  // completed serializations
+  std::uint64_t bytes_sent = 0;    // IP bytes
+  std::uint64_t packets_dropped = 0;  // queue full (tail drop)
+  std::uint64_t bytes_dropped = 0;
+  std::uint64_t mtu_drops = 0;        // larger than the MTU
+  SimTime busy_time = 0;
+  std::uint64_t max_queue_packets = 0;  // occupancy high-water marks
+  std::uint64_t max_queue_bytes = 0;
+};
+
+class Channel final : public EventHandler {
+ public:
+  Channel(Simulation& sim, std::string from, std::string to, const ChannelConfig& config, PacketReceiver* receiver,
+          int receiver_port);
+  Channel(const Channel&) = delete;
+  Channel& operator=(const Channel&) = delete;
+
+  // Queues `p` for transmission; takes ownership. Returns false (and releases
+  // the packet) on tail drop or MTU violation.
+  bool send(Packet* p);
+
+  void add_listener(ChannelListener* l) { listeners_.push_back(l); }
+  const ChannelConfig& config() const { return config_; }
+  void set_limits(std::optional<std::uint64_t> packets, std::optional<std::uint64_t> bytes) {
+    config_.limit_packets = packets;
+    config_.limit_bytes = bytes;
+  }
+  const ChannelCounters& counters() const { return counters_; }
+  // Occupancy as the limits see it (queued plus in service).
+  std::uint64_t occupancy_packets() const { return queue_.packets() + (in_service_ != nullptr ? 1 : 0); }
+  std::uint64_t occupancy_bytes() const { return queue_.bytes() + (in_service_ != nullptr ? in_service_->ip_bytes() : 0); }
+  std::uint64_t queued_packets() const { return queue_.packets(); }
+  bool busy() const { return in_service_ != nullptr; }
+  const std::string& from() const { return from_; }
+  const std::string& to() const { return to_; }
+
+  void handle_event(std::uint64_t tag) override;
+
+ private:
+  void start_next();
+
+  Simulation& sim_;
+  std::string from_;
+  std::string to_;
+  ChannelConfig config_;
+  PacketReceiver* receiver_;
+  int receiver_port_;
+  PacketQueue queue_;
+  Packet* in_service_ = nullptr;
+  std::vector<ChannelListener*> listeners_;
+  ChannelCounters counters_;
+};
+
+}  // namespace netsim

@@ -1,0 +1,19 @@
+// Runs one scenario (one sweep cell, one seed) and collects its results.
+#pragma once
+
+#include "netsim/results/run_result.pb.h"
+#include "netsim/scenario/scenario_spec.h"
+#include "netsim/sim/time.h"
+
+namespace netsim {
+
+struct RunOptions {
+  // After `duration` the sources stop and the network drains for at most this
+  // long, so datagrams still in flight are counted as received, not lost.
+  SimTime drain = 1'000'000'000'000 / 10;  // 100 ms
+};
+
+// Builds, runs and measures. Throws ScenarioError for build-time input errors.
+results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& options = {});
+
+}  // namespace netsim

@@ -1,0 +1,66 @@
+#include "netsim/app/udp_source.h"
+
+#include <stdexcept>
+
+#include "netsim/sim/int128.h"
+
+namespace netsim {
+
+UdpSource::UdpSource(Simulation& sim, std::string name, Host& host, const UdpSourceConfig& config)
+    : Component(sim, std::move(name)), host_(host), config_(config), timer_(this, 0) {
+  if (config_.src_port == 0) config_.src_port = host.ephemeral_port();
+  interface_ = host.route(config_.dst);
+  if (interface_ == nullptr) throw std::invalid_argument("udp source " + this->name() + ": no route to destination");
+  if (!config_.rate) interface_->add_listener(this);
+  sim.arm_at(timer_, config_.start);
+}
+
+bool UdpSource::active() const { return sim().now() >= config_.start && sim().now() < config_.stop; }
+
+void UdpSource::send_one() {
+  Packet* p = sim().packets().alloc();
+  p->flow_id = config_.flow_id;
+  p->dst = config_.dst;
+  p->protocol = IpProtocol::udp;
+  p->src_port = config_.src_port;
+  p->dst_port = config_.dst_port;
+  p->l4_header_bytes = kUdpHeaderBytes;
+  p->payload_bytes = config_.payload_bytes;
+  p->app_seq = sent_;
+  p->created = sim().now();
+  ++sent_;
+  last_send_ = sim().now();
+  host_.send(p);
+}
+
+void UdpSource::handle_event(std::uint64_t) {
+  if (!active()) return;
+  if (!config_.rate) {
+    fill_interface();
+    return;
+  }
+  send_one();
+  const Int128 bits = static_cast<Int128>(sent_) * config_.payload_bytes * 8 * kPicosPerSecond;
+  const SimTime next = config_.start + static_cast<SimTime>(bits / config_.rate->bps());
+  if (next < config_.stop) sim().arm_at(timer_, next);
+}
+
+void UdpSource::fill_interface() {
+  // Bounded, so an egress rule that drops everything cannot spin forever;
+  // in that case retry after one frame time.
+  for (int tries = 0; tries < 64 && interface_->queued_packets() < kFullRateDepth; ++tries) {
+    if (!active()) return;
+    send_one();
+  }
+  if (interface_->queued_packets() == 0 && !interface_->busy() && active()) {
+    const ChannelConfig& c = interface_->config();
+    sim().arm_in(timer_, c.rate.transmit_time(config_.payload_bytes + kUdpHeaderBytes + ip_header_bytes(host_.ip_version()) +
+                                                        c.framing_bytes));
+  }
+}
+
+void UdpSource::on_transmit_start() {
+  if (active()) fill_interface();
+}
+
+}  // namespace netsim

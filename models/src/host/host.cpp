@@ -1,0 +1,93 @@
+#include "netsim/host/host.h"
+
+#include <stdexcept>
+
+namespace netsim {
+namespace {
+SimTime draw_host_phase(Simulation& sim, const std::string& name, int hz) {
+  Rng rng = sim.rng_stream("host/" + name + "/tick-phase");
+  return TickClock::draw_phase(rng, hz);
+}
+}  // namespace
+
+Host::Host(Simulation& sim, std::string name, NodeId id, std::string address, IpVersion ip_version, int hz)
+    : Node(sim, name, id, NodeKind::host),
+      address_(std::move(address)),
+      ip_version_(ip_version),
+      clock_(sim, hz, draw_host_phase(sim, name, hz)) {}
+
+bool Host::filtered(const std::vector<PacketFilter*>& chain, const Packet& p) {
+  for (PacketFilter* f : chain) {
+    if (f->should_drop(p)) return true;
+  }
+  return false;
+}
+
+Channel* Host::route(NodeId dst) const {
+  const int out = next_port(dst);
+  return out < 0 ? nullptr : &port(out);
+}
+
+void Host::send(Packet* p) {
+  p->src = id();
+  p->ip_version = ip_version_;
+  if (p->created == 0) p->created = sim().now();
+  if (filtered(egress_, *p)) {
+    ++counters_.filtered_egress;
+    sim().packets().release(p);
+    return;
+  }
+  Channel* out = route(p->dst);
+  if (out == nullptr) {
+    ++counters_.unroutable;
+    sim().packets().release(p);
+    return;
+  }
+  ++counters_.packets_sent;
+  out->send(p);
+}
+
+void Host::receive(Packet* p, int) {
+  if (p->dst != id()) {
+    ++counters_.not_for_us;
+    sim().packets().release(p);
+    return;
+  }
+  if (filtered(ingress_, *p)) {
+    ++counters_.filtered_ingress;
+    sim().packets().release(p);
+    return;
+  }
+  for (const Binding& b : bindings_) {
+    if (b.protocol == p->protocol && b.port == p->dst_port) {
+      ++counters_.packets_received;
+      b.endpoint->deliver(p);
+      return;
+    }
+  }
+  ++counters_.no_listener;
+  sim().packets().release(p);
+}
+
+void Host::bind(IpProtocol protocol, std::uint16_t port, Endpoint* e) {
+  for (const Binding& b : bindings_) {
+    if (b.protocol == protocol && b.port == port) {
+      throw std::invalid_argument("host " + name() + ": port " + std::to_string(port) + " is already bound");
+    }
+  }
+  bindings_.push_back({protocol, port, e});
+}
+
+std::uint16_t Host::ephemeral_port() {
+  for (;;) {
+    std::uint16_t candidate = next_ephemeral_;
+    next_ephemeral_ = next_ephemeral_ == 65535 ? 49152 : static_cast<std::uint16_t>(next_ephemeral_ + 1);
+    bool taken = false;
+    for (const Binding& b : bindings_) taken = taken || b.port == candidate;
+    if (!taken) return candidate;
+  }
+}
+
+void Host::add_filter(Hook hook, PacketFilter* f) { (hook == Hook::ingress ? ingress_ : egress_).push_back(f); }
+
+}  // namespace netsim

@@ -1,0 +1,60 @@
+#include "netsim/net/channel.h"
+
+#include <utility>
+
+namespace netsim {
+namespace {
+// Event tags: 0 ends a serialization; any other value is the address of a
+// packet arriving at the far end (packets are at least 8-byte aligned).
+constexpr std::uint64_t kTransmitDone = 0;
+}  // namespace
+
+Channel::Channel(Simulation& sim, std::string from, std::string to, const ChannelConfig& config,
+                 PacketReceiver* receiver, int receiver_port)
+    : sim_(sim), from_(std::move(from)), to_(std::move(to)), config_(config), receiver_(receiver),
+      receiver_port_(receiver_port) {}
+
+bool Channel::send(Packet* p) {
+  const std::uint32_t size = p->ip_bytes();
+  if (size > config_.mtu) {
+    ++counters_.mtu_drops;
+    sim_.packets().release(p);
+    return false;
+  }
+  if ((config_.limit_packets && occupancy_packets() + 1 > *config_.limit_packets) ||
+      (config_.limit_bytes && occupancy_bytes() + size > *config_.limit_bytes)) {
+    ++counters_.packets_dropped;
+    counters_.bytes_dropped += size;
+    sim_.packets().release(p);
+    return false;
+  }
+  queue_.push(p);
+  if (in_service_ == nullptr) start_next();
+  if (occupancy_packets() > counters_.max_queue_packets) counters_.max_queue_packets = occupancy_packets();
+  if (occupancy_bytes() > counters_.max_queue_bytes) counters_.max_queue_bytes = occupancy_bytes();
+  return true;
+}
+
+void Channel::start_next() {
+  in_service_ = queue_.pop();
+  if (in_service_ == nullptr) return;
+  const SimTime tx = config_.rate.transmit_time(in_service_->ip_bytes() + config_.framing_bytes);
+  counters_.busy_time += tx;
+  sim_.schedule_in(tx, this, kTransmitDone);
+  for (ChannelListener* l : listeners_) l->on_transmit_start();
+}
+
+void Channel::handle_event(std::uint64_t tag) {
+  if (tag == kTransmitDone) {
+    Packet* p = in_service_;
+    ++counters_.packets_sent;
+    counters_.bytes_sent += p->ip_bytes();
+    sim_.schedule_in(config_.delay, this, reinterpret_cast<std::uint64_t>(p));
+    in_service_ = nullptr;
+    start_next();
+    return;
+  }
+  receiver_->receive(reinterpret_cast<Packet*>(tag), receiver_port_);
+}
+
+}  // namespace netsim
