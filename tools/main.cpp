@@ -1,3 +1,158 @@
+// netsim command-line tool: run, validate and draw scenarios.
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <thread>
+
+#include "cli_args.h"
+#include "netsim/scenario/scenario_builder.h"
+#include "netsim/scenario/scenario_loader.h"
+#include "netsim/scenario/scenario_runner.h"
 #include "netsim/version.h"
-int main() { std::cout << "netsim " << NETSIM_VERSION << "\n"; return 0; }
+
+namespace netsim::cli {
+namespace {
+
+// The overrides of one sweep cell: the cell's values first, so that the
+// command line's --set, applied after them, wins on the same key.
+std::vector<Override> cell_overrides(const std::vector<Override>& cell, const std::vector<Override>& cli) {
+  std::vector<Override> all = cell;
+  all.insert(all.end(), cli.begin(), cli.end());
+  return all;
+}
+
+// Loads the file once to learn its sweep, then every cell with its overrides.
+std::vector<ScenarioSpec> load_cells(const Options& o) {
+  ScenarioSpec base = load_scenario(o.scenario_file, o.overrides);
+  std::vector<ScenarioSpec> cells;
+  for (const auto& cell : expand_sweep(base)) {
+    if (cell.empty()) {
+      cells.push_back(base);
+    } else {
+      cells.push_back(load_scenario(o.scenario_file, cell_overrides(cell, o.overrides)));
+    }
+  }
+  return cells;
+}
+
+int write_output(const Options& o, const results::RunSet& set) {
+  if (!o.out_path) {
+    write_results(std::cout, set, o.format);
+    std::cout.flush();
+    return std::cout ? kOk : kOutputError;
+  }
+  // Write beside the target, then rename: a reader never sees half a file.
+  const std::filesystem::path target(*o.out_path);
+  const std::filesystem::path tmp = target.string() + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) {
+      std::cerr << "netsim: cannot write " << tmp.string() << "\n";
+      return kOutputError;
+    }
+    write_results(f, set, o.format);
+    f.flush();
+    if (!f) {
+      std::cerr << "netsim: error while writing " << tmp.string() << "\n";
+      return kOutputError;
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, target, ec);
+  if (ec) {
+    std::cerr << "netsim: cannot rename " << tmp.string() << " to " << target.string() << ": " << ec.message() << "\n";
+    return kOutputError;
+  }
+  return kOk;
+}
+
+int command_run(const Options& o) {
+  std::vector<ScenarioSpec> cells = load_cells(o);
+  results::RunSet set;
+  for (std::size_t i = 0; i < cells.size(); ++i) set.add_runs();
+  // Cells are independent simulations: run them on worker threads, each
+  // writing only its own slot, so output order does not depend on timing.
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  auto worker = [&] {
+    for (std::size_t i = next++; i < cells.size(); i = next++) {
+      results::RunResult* slot = set.mutable_runs(static_cast<int>(i));
+      try {
+        *slot = run_scenario(cells[i]);
+      } catch (const std::exception& e) {
+        slot->set_scenario_name(cells[i].name);
+        slot->set_scenario_file(cells[i].file);
+        slot->set_seed(cells[i].seed);
+        slot->set_error(e.what());
+        failed = true;
+      }
+    }
+  };
+  unsigned jobs = o.jobs != 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, cells.size()));
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+  for (const auto& r : set.runs()) {
+    if (!r.error().empty()) std::cerr << "netsim: run failed: " << r.error() << "\n";
+  }
+  const int written = write_output(o, set);
+  if (written != kOk) return written;
+  return failed ? kRunFailed : kOk;
+}
+
+int command_validate(const Options& o) {
+  std::vector<ScenarioSpec> cells = load_cells(o);
+  for (const ScenarioSpec& spec : cells) build_scenario(spec);  // catches combination errors too
+  std::cout << o.scenario_file << ": ok (" << cells.size() << (cells.size() == 1 ? " run" : " runs") << ")\n";
+  return kOk;
+}
+
+int command_topo(const Options& o) {
+  ScenarioSpec spec = load_scenario(o.scenario_file, o.overrides);
+  build_topology(spec).write_dot(std::cout, spec.name);
+  return kOk;
+}
+
+int dispatch(const std::vector<std::string>& args) {
+  Options o;
+  try {
+    o = parse_args(args);
+  } catch (const UsageError& e) {
+    std::cerr << "netsim: " << e.what() << "\n" << "Try 'netsim --help'.\n";
+    return kUsage;
+  }
+  if (o.command == "version") {
+    std::cout << "netsim " << NETSIM_VERSION << "\n";
+    return kOk;
+  }
+  if (o.command == "help" || o.help) {
+    std::cout << usage(o.command);
+    return kOk;
+  }
+  try {
+    if (o.command == "run") return command_run(o);
+    if (o.command == "validate") return command_validate(o);
+    return command_topo(o);
+  } catch (const ScenarioError& e) {
+    std::cerr << e.what() << "\n";
+    return kBadScenario;
+  }
+}
+
+}  // namespace
+}  // namespace netsim::cli
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    return netsim::cli::dispatch(args);
+  } catch (const std::exception& e) {
+    std::cerr << "netsim: internal error: " << e.what() << "\n";
+    return netsim::cli::kRunFailed;
+  }
+}

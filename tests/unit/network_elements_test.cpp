@@ -211,8 +211,8 @@ TEST(Topology, ShortestPathForwarding) {
   EXPECT_TRUE(net.topo.connected(0, 2));
   std::ostringstream dot;
   net.topo.write_dot(dot, "t");
-  EXPECT_NE(dot.str().find("\"a\""), std::string::npos);
-  EXPECT_NE(dot.str().find("\"a-sw\""), std::string::npos);
+  EXPECT_NE(dot.str().find("a[label=\"a\""), std::string::npos) << dot.str();
+  EXPECT_NE(dot.str().find("a--sw [label=\"a-sw\""), std::string::npos) << dot.str();
 }
 
 TEST(Topology, DisconnectedNodesHaveNoRoute) {

@@ -25,10 +25,11 @@ class TreeEdgeRecorder : public boost::default_bfs_visitor {
   std::vector<bool>* has_;
 };
 
+// A DOT string literal. Backslashes are kept: labels use DOT's own \n escape.
 std::string quote(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
+    if (c == '"') out += '\\';
     out += c;
   }
   return out + "\"";
@@ -105,8 +106,9 @@ void Topology::write_dot(std::ostream& out, const std::string& graph_name) const
     os << "[label=" << quote(label) << "]";
   };
   auto graph_writer = [&graph_name](std::ostream& os) { os << "label=" << quote(graph_name) << ";\n"; };
-  auto names = boost::make_transform_value_property_map(
-      [this](Graph::vertex_descriptor v) { return quote(graph_[v].name); }, boost::get(boost::vertex_index, graph_));
+  // write_graphviz quotes the node ids itself.
+  auto names = boost::make_transform_value_property_map([this](Graph::vertex_descriptor v) { return graph_[v].name; },
+                                                        boost::get(boost::vertex_index, graph_));
   boost::write_graphviz(out, graph_, vertex_writer, edge_writer, graph_writer, names);
 }
 

@@ -1,0 +1,70 @@
+// The keys a scenario file accepts, in one place: the validator uses them to
+// reject unknown keys, and the sweep checker to decide which paths name a field.
+#pragma once
+
+#include <array>
+#include <span>
+#include <string_view>
+
+namespace netsim::scenario_internal {
+
+using KeyList = std::span<const std::string_view>;
+
+inline constexpr std::array<std::string_view, 13> kTopKeys{"name",  "description", "seed",    "duration", "interval",
+                                                           "hosts", "switches",    "hubs",    "links",    "filters",
+                                                           "traffic", "sweep",     "measured"};
+// Top-level fields that hold a single scalar, and so can be overridden or swept.
+inline constexpr std::array<std::string_view, 5> kTopScalarKeys{"name", "description", "seed", "duration", "interval"};
+
+inline constexpr std::array<std::string_view, 2> kHostKeys{"address", "hz"};
+inline constexpr std::array<std::string_view, 2> kSwitchKeys{"buffer", "buffer_packets"};
+inline constexpr std::array<std::string_view, 2> kHubKeys{"rate", "buffer"};
+inline constexpr std::array<std::string_view, 6> kLinkKeys{"ends", "rate", "delay", "mtu", "framing", "queue"};
+inline constexpr std::array<std::string_view, 2> kQueueKeys{"packets", "bytes"};
+inline constexpr std::array<std::string_view, 7> kFilterKeys{"host",  "hook",        "type", "every",
+                                                             "packet", "probability", "match"};
+inline constexpr std::array<std::string_view, 3> kMatchKeys{"protocol", "src_port", "dst_port"};
+inline constexpr std::array<std::string_view, 9> kUdpFlowKeys{"type", "from",  "to",    "src_port", "dst_port",
+                                                              "size", "rate", "start", "stop"};
+
+inline constexpr std::array<std::string_view, 2> kFilterHooks{"ingress", "egress"};
+inline constexpr std::array<std::string_view, 2> kFilterTypes{"nth", "random"};
+inline constexpr std::array<std::string_view, 2> kProtocols{"tcp", "udp"};
+inline constexpr std::array<std::string_view, 1> kTrafficTypes{"udp"};
+
+// A top-level map of named elements (hosts, links, ...). At most one field of
+// an element is itself a map (`sub_key`: links.queue, filters.match), and at
+// most one is a list (`list_key`: links.ends); neither can be set as a scalar.
+struct SectionSchema {
+  std::string_view name;
+  std::string_view element;  // "host", "link", ... for messages
+  KeyList keys;
+  std::string_view sub_key;
+  KeyList sub_keys;
+  std::string_view list_key;
+};
+
+inline constexpr std::array<SectionSchema, 6> kSections{{
+    {"hosts", "host", kHostKeys, {}, {}, {}},
+    {"switches", "switch", kSwitchKeys, {}, {}, {}},
+    {"hubs", "hub", kHubKeys, {}, {}, {}},
+    {"links", "link", kLinkKeys, "queue", kQueueKeys, "ends"},
+    {"filters", "filter", kFilterKeys, "match", kMatchKeys, {}},
+    {"traffic", "flow", kUdpFlowKeys, {}, {}, {}},
+}};
+
+inline const SectionSchema* find_section(std::string_view name) {
+  for (const auto& s : kSections) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+inline bool contains(KeyList keys, std::string_view key) {
+  for (auto k : keys) {
+    if (k == key) return true;
+  }
+  return false;
+}
+
+}  // namespace netsim::scenario_internal

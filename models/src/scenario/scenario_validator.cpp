@@ -1,0 +1,582 @@
+#include "scenario_validator.h"
+
+#include <arpa/inet.h>
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "netsim/sim/tick_clock.h"
+#include "netsim/sim/units.h"
+#include "scenario_schema.h"
+
+namespace netsim::scenario_internal {
+namespace {
+
+constexpr std::int64_t kUnbounded = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t kDefaultSwitchBuffer = 128'000;  // 128KB
+constexpr std::int64_t kDefaultHubBuffer = 64'000;      // 64KB
+constexpr std::int64_t kMinMtu = 68;                     // RFC 791
+constexpr std::int64_t kMinIpv6Mtu = 1280;               // RFC 8200
+constexpr std::int64_t kMaxMtu = 65535;
+constexpr std::int64_t kMaxUdpPayload = 65507;  // 65535 - 20 (IPv4) - 8 (UDP)
+constexpr std::int64_t kMaxFraming = 65535;
+
+constexpr std::array<std::string_view, 5> kRequiredTop{"name", "duration", "hosts", "links", "traffic"};
+constexpr std::array<std::string_view, 1> kRequiredHost{"address"};
+constexpr std::array<std::string_view, 2> kRequiredLink{"ends", "rate"};
+constexpr std::array<std::string_view, 1> kRequiredFilter{"host"};
+constexpr std::array<std::string_view, 2> kRequiredFlow{"from", "to"};
+
+enum class NodeKind { host, switch_node, hub };
+
+std::string kind_name(NodeKind k) {
+  switch (k) {
+    case NodeKind::host:
+      return "host";
+    case NodeKind::switch_node:
+      return "switch";
+    case NodeKind::hub:
+      return "hub";
+  }
+  return "node";
+}
+
+class Validator {
+ public:
+  Validator(const Reader& reader, bool with_sweep) : r_(reader), with_sweep_(with_sweep) {}
+  ScenarioSpec run(const YAML::Node& root);
+
+ private:
+  struct NodeDecl {
+    NodeKind kind;
+    std::size_t index;  // into spec_.hosts, switches or hubs
+    SourceLoc loc;
+  };
+
+  void parse_top(const std::string& key, const Field& f);
+  void parse_host(const std::string& name, const Field& f);
+  void parse_address(const Field& f, HostSpec& h);
+  void parse_switch(const std::string& name, const Field& f);
+  void parse_hub(const std::string& name, const Field& f);
+  void parse_link(const std::string& name, const Field& f);
+  void parse_ends(const Field& f, LinkSpec& link, std::optional<Field>& end_a, std::optional<Field>& end_b);
+  void parse_filter(const std::string& name, const Field& f);
+  void parse_match(const Field& f, MatchSpec& m);
+  void parse_flow(const std::string& name, const Field& f);
+  void parse_sweep_axis(const std::string& key, const Field& f);
+
+  void declare_node(const std::string& name, const Field& f, NodeKind kind, std::size_t index);
+  const NodeDecl& resolve(const Field& ref, const std::string& name, bool host_only, std::string_view why_host);
+  bool is_ipv6_host(const std::string& name) const;
+  std::vector<std::string> element_names(std::string_view section) const;
+  void check_sweep_key(const Field& key, const std::string& path);
+  void check_connectivity() const;
+
+  const Reader& r_;
+  bool with_sweep_;
+  ScenarioSpec spec_;
+  std::map<std::string, NodeDecl> nodes_;            // hosts, switches and hubs share one namespace
+  std::map<std::string, std::string> addresses_;     // binary address -> host name
+  std::vector<std::function<void()>> deferred_;      // pass 2, in file order
+};
+
+ScenarioSpec Validator::run(const YAML::Node& root) {
+  spec_.file = r_.file();
+  const Field top{root, YAML::Node(), ""};
+  check_top_level(root, r_);
+  const auto seen = r_.visit_fields(top, kTopKeys, [this](const std::string& k, const Field& f) { parse_top(k, f); });
+  r_.require(top, seen, kRequiredTop);
+  // Checks may be added while running; index rather than iterate.
+  for (std::size_t i = 0; i < deferred_.size(); ++i) deferred_[i]();
+  check_connectivity();
+  return std::move(spec_);
+}
+
+void Validator::parse_top(const std::string& key, const Field& f) {
+  if (key == "name") {
+    spec_.name = r_.string(f);
+    if (spec_.name.empty()) r_.fail(f, "must not be empty");
+  } else if (key == "description") {
+    if (!f.value.IsNull()) spec_.description = r_.string(f);
+  } else if (key == "seed") {
+    spec_.seed = r_.unsigned_integer(f);
+  } else if (key == "duration") {
+    spec_.duration = r_.duration(f);
+    if (spec_.duration == 0) r_.fail(f, "must be greater than 0");
+  } else if (key == "interval") {
+    spec_.interval = r_.duration(f);
+    deferred_.emplace_back([this, f] {
+      if (spec_.interval > spec_.duration) {
+        r_.fail(f, "interval (" + format_duration(spec_.interval) + ") must not exceed duration (" +
+                       format_duration(spec_.duration) + ")");
+      }
+    });
+  } else if (key == "hosts") {
+    if (f.value.IsNull() || (f.value.IsMap() && f.value.size() == 0)) {
+      r_.fail(f, "no hosts defined: a scenario needs at least two hosts connected by links");
+    }
+    r_.visit_entries(f, "host", true, [this](const std::string& n, const Field& v) { parse_host(n, v); });
+  } else if (key == "switches") {
+    r_.visit_entries(f, "switch", true, [this](const std::string& n, const Field& v) { parse_switch(n, v); });
+  } else if (key == "hubs") {
+    r_.visit_entries(f, "hub", true, [this](const std::string& n, const Field& v) { parse_hub(n, v); });
+  } else if (key == "links") {
+    r_.visit_entries(f, "link", true, [this](const std::string& n, const Field& v) { parse_link(n, v); });
+  } else if (key == "filters") {
+    r_.visit_entries(f, "filter", true, [this](const std::string& n, const Field& v) { parse_filter(n, v); });
+  } else if (key == "traffic") {
+    r_.visit_entries(f, "flow", true, [this](const std::string& n, const Field& v) { parse_flow(n, v); });
+  } else if (key == "sweep") {
+    if (with_sweep_) {
+      // Sweep keys are dotted paths, so they are not checked as names.
+      r_.visit_entries(f, "list of values", false,
+                       [this](const std::string& k, const Field& v) { parse_sweep_axis(k, v); });
+    }
+  } else if (key == "measured") {
+    spec_.measured.reset(f.value);  // free-form; reset() because Node::operator= would edit the tree
+  }
+}
+
+void Validator::declare_node(const std::string& name, const Field& f, NodeKind kind, std::size_t index) {
+  const SourceLoc where = r_.loc(f.key);
+  const auto [it, inserted] = nodes_.emplace(name, NodeDecl{kind, index, where});
+  if (!inserted) {
+    r_.fail(key_field(f), "name '" + name + "' is already used by the " + kind_name(it->second.kind) +
+                              " defined at line " + std::to_string(it->second.loc.line) +
+                              " (hosts, switches and hubs share one namespace)");
+  }
+}
+
+void Validator::parse_host(const std::string& name, const Field& f) {
+  declare_node(name, f, NodeKind::host, spec_.hosts.size());
+  HostSpec h;
+  h.name = name;
+  h.loc = r_.loc(f.key);
+  const auto seen = r_.visit_fields(f, kHostKeys, [&](const std::string& key, const Field& v) {
+    if (key == "address") {
+      parse_address(v, h);
+    } else if (key == "hz") {
+      h.hz = static_cast<int>(r_.integer(v, TickClock::kMinHz, TickClock::kMaxHz));
+    }
+  });
+  r_.require(f, seen, kRequiredHost);
+  spec_.hosts.push_back(std::move(h));
+}
+
+void Validator::parse_address(const Field& f, HostSpec& h) {
+  const std::string& text = r_.scalar(f, "an IPv4 or IPv6 address");
+  std::array<unsigned char, 16> bytes{};
+  std::string binary;
+  if (inet_pton(AF_INET, text.c_str(), bytes.data()) == 1) {
+    h.ip_version = IpVersion::v4;
+    binary.assign(bytes.begin(), bytes.begin() + 4);
+  } else if (inet_pton(AF_INET6, text.c_str(), bytes.data()) == 1) {
+    h.ip_version = IpVersion::v6;
+    binary.assign(bytes.begin(), bytes.end());
+  } else {
+    r_.fail(f, "'" + text + "' is not an IPv4 address (like 10.0.0.1) or an IPv6 address (like fd00::1)");
+  }
+  // Compared in binary so that "fd00::1" and "fd00:0::1" are the same address.
+  const auto [it, inserted] = addresses_.emplace(binary, h.name);
+  if (!inserted) r_.fail(f, "address " + text + " is already used by host '" + it->second + "'");
+  h.address = text;
+}
+
+void Validator::parse_switch(const std::string& name, const Field& f) {
+  declare_node(name, f, NodeKind::switch_node, spec_.switches.size());
+  SwitchSpec s;
+  s.name = name;
+  s.loc = r_.loc(f.key);
+  s.buffer_bytes = kDefaultSwitchBuffer;
+  r_.visit_fields(f, kSwitchKeys, [&](const std::string& key, const Field& v) {
+    if (key == "buffer") {
+      s.buffer_bytes = r_.size(v, 1, kUnbounded);
+    } else if (key == "buffer_packets") {
+      s.buffer_packets = r_.integer(v, 1, kUnbounded);
+    }
+  });
+  spec_.switches.push_back(std::move(s));
+}
+
+void Validator::parse_hub(const std::string& name, const Field& f) {
+  declare_node(name, f, NodeKind::hub, spec_.hubs.size());
+  HubSpec h;
+  h.name = name;
+  h.loc = r_.loc(f.key);
+  h.buffer_bytes = kDefaultHubBuffer;
+  r_.visit_fields(f, kHubKeys, [&](const std::string& key, const Field& v) {
+    if (key == "rate") {
+      h.rate = r_.rate(v);
+    } else if (key == "buffer") {
+      h.buffer_bytes = r_.size(v, 0, kUnbounded);  // 0: a frame that finds the medium busy is dropped
+    }
+  });
+  spec_.hubs.push_back(std::move(h));
+}
+
+void Validator::parse_link(const std::string& name, const Field& f) {
+  LinkSpec l;
+  l.name = name;
+  l.loc = r_.loc(f.key);
+  std::optional<Field> end_a;
+  std::optional<Field> end_b;
+  std::optional<Field> mtu;
+  const auto seen = r_.visit_fields(f, kLinkKeys, [&](const std::string& key, const Field& v) {
+    if (key == "ends") {
+      parse_ends(v, l, end_a, end_b);
+    } else if (key == "rate") {
+      l.rate = r_.rate(v);
+    } else if (key == "delay") {
+      l.delay = r_.duration(v);
+    } else if (key == "mtu") {
+      l.mtu = r_.integer(v, kMinMtu, kMaxMtu);
+      mtu.emplace(v);
+    } else if (key == "framing") {
+      l.framing_bytes = r_.size(v, 0, kMaxFraming);
+    } else if (key == "queue") {
+      r_.visit_fields(v, kQueueKeys, [&](const std::string& qkey, const Field& q) {
+        if (qkey == "packets") {
+          l.queue_packets = r_.integer(q, 1, kUnbounded);
+        } else if (qkey == "bytes") {
+          l.queue_bytes = r_.size(q, 1, kUnbounded);
+        }
+      });
+    }
+  });
+  r_.require(f, seen, kRequiredLink);
+  const std::size_t index = spec_.links.size();
+  spec_.links.push_back(std::move(l));
+
+  deferred_.emplace_back([this, index, a = *end_a, b = *end_b, mtu, f] {
+    const LinkSpec& link = spec_.links[index];
+    resolve(a, link.end_a, false, {});
+    resolve(b, link.end_b, false, {});
+    if (link.mtu < kMinIpv6Mtu && (is_ipv6_host(link.end_a) || is_ipv6_host(link.end_b))) {
+      const std::string v6 = is_ipv6_host(link.end_a) ? link.end_a : link.end_b;
+      r_.fail(mtu ? *mtu : Field{f.value, f.key, join_path(f.path, "mtu")},
+              "must be at least 1280 on a link to IPv6 host '" + v6 + "' (RFC 8200), got " + std::to_string(link.mtu));
+    }
+  });
+}
+
+void Validator::parse_ends(const Field& f, LinkSpec& link, std::optional<Field>& end_a, std::optional<Field>& end_b) {
+  if (!f.value.IsSequence()) r_.fail(f, "expected a list of two node names such as [sender, sw1], got " + describe(f.value));
+  if (f.value.size() != 2) {
+    r_.fail(f, "expected exactly two node names, got " + std::to_string(f.value.size()));
+  }
+  end_a.emplace(Field{f.value[0], YAML::Node(), f.path});
+  end_b.emplace(Field{f.value[1], YAML::Node(), f.path});
+  link.end_a = r_.scalar(*end_a, "a node name");
+  link.end_b = r_.scalar(*end_b, "a node name");
+  if (link.end_a == link.end_b) r_.fail(*end_b, "a link needs two different ends, but both are '" + link.end_a + "'");
+}
+
+void Validator::parse_filter(const std::string& name, const Field& f) {
+  FilterSpec fs;
+  fs.name = name;
+  fs.loc = r_.loc(f.key);
+  // The type decides which other keys apply, so it is read first.
+  r_.expect_map(f, "a map with keys " + join_words(kFilterKeys));
+  const auto type = r_.find(f, "type");
+  if (!type) r_.missing(f, "type");
+  fs.type = r_.choice(*type, kFilterTypes) == "nth" ? FilterType::nth : FilterType::random;
+  const std::string type_name = fs.type == FilterType::nth ? "nth" : "random";
+
+  std::optional<Field> host;
+  std::optional<Field> packet;
+  const auto only_for = [&](FilterType t, const Field& v, const std::string& key) {
+    if (fs.type != t) {
+      r_.fail(key_field(v), "'" + key + "' applies only to filters of type " + (t == FilterType::nth ? "nth" : "random") +
+                                 ", and this filter is of type " + type_name);
+    }
+  };
+  const auto seen = r_.visit_fields(f, kFilterKeys, [&](const std::string& key, const Field& v) {
+    if (key == "host") {
+      fs.host = r_.scalar(v, "a host name");
+      host.emplace(v);
+    } else if (key == "hook") {
+      fs.hook = r_.choice(v, kFilterHooks) == "ingress" ? FilterHook::ingress : FilterHook::egress;
+    } else if (key == "every") {
+      only_for(FilterType::nth, v, key);
+      fs.every = r_.integer(v, 1, kUnbounded);
+    } else if (key == "packet") {
+      only_for(FilterType::nth, v, key);
+      fs.packet = r_.integer(v, 0, kUnbounded);
+      packet.emplace(v);
+    } else if (key == "probability") {
+      only_for(FilterType::random, v, key);
+      fs.probability = r_.real(v, 0.0, 1.0);
+    } else if (key == "match") {
+      parse_match(v, fs.match);
+    }
+  });
+  r_.require(f, seen, kRequiredFilter);
+  if (fs.type == FilterType::nth) {
+    if (seen.count("every") == 0) r_.missing(f, "every");
+    if (fs.packet >= fs.every) {
+      r_.fail(*packet, "must be less than every (" + std::to_string(fs.every) + "), got " + std::to_string(fs.packet));
+    }
+  } else if (seen.count("probability") == 0) {
+    r_.missing(f, "probability");
+  }
+  spec_.filters.push_back(std::move(fs));
+
+  deferred_.emplace_back([this, h = *host, host_name = spec_.filters.back().host] {
+    resolve(h, host_name, true, "filters can only be attached to hosts");
+  });
+}
+
+void Validator::parse_match(const Field& f, MatchSpec& m) {
+  r_.visit_fields(f, kMatchKeys, [&](const std::string& key, const Field& v) {
+    if (key == "protocol") {
+      m.protocol = r_.choice(v, kProtocols) == "tcp" ? IpProtocol::tcp : IpProtocol::udp;
+    } else if (key == "src_port") {
+      m.src_port = static_cast<std::uint16_t>(r_.integer(v, 1, 65535));
+    } else if (key == "dst_port") {
+      m.dst_port = static_cast<std::uint16_t>(r_.integer(v, 1, 65535));
+    }
+  });
+}
+
+void Validator::parse_flow(const std::string& name, const Field& f) {
+  UdpFlowSpec fl;
+  fl.name = name;
+  fl.loc = r_.loc(f.key);
+  // Each traffic type will have its own keys, so the type is read first.
+  r_.expect_map(f, "a map with keys " + join_words(kUdpFlowKeys));
+  const auto type = r_.find(f, "type");
+  if (!type) r_.missing(f, "type");
+  const std::string& type_name = r_.scalar(*type, "a traffic type");
+  if (!contains(kTrafficTypes, type_name)) {
+    r_.fail(*type, "unsupported traffic type '" + type_name + "' (supported: " + join_words(kTrafficTypes) + ")");
+  }
+
+  std::optional<Field> from;
+  std::optional<Field> to;
+  std::optional<Field> start;
+  std::optional<Field> stop;
+  const auto seen = r_.visit_fields(f, kUdpFlowKeys, [&](const std::string& key, const Field& v) {
+    if (key == "from") {
+      fl.from = r_.scalar(v, "a host name");
+      from.emplace(v);
+    } else if (key == "to") {
+      fl.to = r_.scalar(v, "a host name");
+      to.emplace(v);
+    } else if (key == "src_port") {
+      fl.src_port = static_cast<std::uint16_t>(r_.integer(v, 1, 65535));
+    } else if (key == "dst_port") {
+      fl.dst_port = static_cast<std::uint16_t>(r_.integer(v, 1, 65535));
+    } else if (key == "size") {
+      fl.payload_bytes = r_.size(v, 1, kMaxUdpPayload);
+    } else if (key == "rate") {
+      const std::string& text = r_.scalar(v, "a rate such as 500Mbps, or max");
+      if (text == "max") {
+        fl.rate.reset();
+      } else {
+        const auto parsed = parse_rate(text);
+        if (!parsed) r_.fail(v, parsed.error + " (or 'max' for as fast as the path allows)");
+        fl.rate = *parsed.value;
+      }
+    } else if (key == "start") {
+      fl.start = r_.duration(v);
+      start.emplace(v);
+    } else if (key == "stop") {
+      fl.stop = r_.duration(v);
+      stop.emplace(v);
+    }
+  });
+  r_.require(f, seen, kRequiredFlow);
+  if (fl.from == fl.to) r_.fail(*to, "a flow needs two different hosts, but from and to are both '" + fl.from + "'");
+  if (fl.stop && *fl.stop <= fl.start) {
+    r_.fail(*stop, "stop (" + format_duration(*fl.stop) + ") must be after start (" + format_duration(fl.start) + ")");
+  }
+  const std::size_t index = spec_.udp_flows.size();
+  spec_.udp_flows.push_back(std::move(fl));
+
+  deferred_.emplace_back([this, index, from_f = *from, to_f = *to, start] {
+    const UdpFlowSpec& flow = spec_.udp_flows[index];
+    const std::string why = "traffic runs between hosts";
+    resolve(from_f, flow.from, true, why);
+    resolve(to_f, flow.to, true, why);
+    if (flow.start >= spec_.duration) {
+      r_.fail(*start, "start (" + format_duration(flow.start) + ") must be before the end of the run (duration " +
+                          format_duration(spec_.duration) + ")");
+    }
+    if (is_ipv6_host(flow.from) != is_ipv6_host(flow.to)) {
+      const auto version = [this](const std::string& h) { return is_ipv6_host(h) ? "IPv6" : "IPv4"; };
+      r_.fail(to_f, "flow from " + std::string(version(flow.from)) + " host '" + flow.from + "' to " +
+                        version(flow.to) + " host '" + flow.to + "': both ends must use the same IP version");
+    }
+  });
+}
+
+void Validator::parse_sweep_axis(const std::string& key, const Field& f) {
+  SweepAxis axis;
+  axis.key = key;
+  axis.loc = r_.loc(f.key);
+  if (!f.value.IsSequence()) r_.fail(f, "expected a list of values such as [10us, 100us], got " + describe(f.value));
+  if (f.value.size() == 0) r_.fail(f, "the list of values is empty: give at least one value");
+  for (std::size_t i = 0; i < f.value.size(); ++i) {
+    axis.values.push_back(r_.scalar(Field{f.value[i], YAML::Node(), f.path}, "a single value"));
+  }
+  spec_.sweep.push_back(std::move(axis));
+  deferred_.emplace_back([this, k = key_field(f), key] { check_sweep_key(k, key); });
+}
+
+const Validator::NodeDecl& Validator::resolve(const Field& ref, const std::string& name, bool host_only,
+                                              std::string_view why_host) {
+  const auto it = nodes_.find(name);
+  if (it == nodes_.end()) {
+    std::vector<std::string> known;
+    for (const auto& h : spec_.hosts) known.push_back(h.name);
+    if (!host_only) {
+      for (const auto& s : spec_.switches) known.push_back(s.name);
+      for (const auto& h : spec_.hubs) known.push_back(h.name);
+    }
+    const std::string what = host_only ? "host" : "node";
+    r_.fail(ref, "unknown " + what + " '" + name + "' (known " + what + "s: " + join_words(known) + ")" +
+                     suggestion(name, known));
+  }
+  if (host_only && it->second.kind != NodeKind::host) {
+    r_.fail(ref, "'" + name + "' is a " + kind_name(it->second.kind) + ", but " + std::string(why_host));
+  }
+  return it->second;
+}
+
+bool Validator::is_ipv6_host(const std::string& name) const {
+  const auto it = nodes_.find(name);
+  return it != nodes_.end() && it->second.kind == NodeKind::host &&
+         spec_.hosts[it->second.index].ip_version == IpVersion::v6;
+}
+
+std::vector<std::string> Validator::element_names(std::string_view section) const {
+  std::vector<std::string> names;
+  const auto add = [&names](const auto& elements) {
+    for (const auto& e : elements) names.push_back(e.name);
+  };
+  if (section == "hosts") add(spec_.hosts);
+  if (section == "switches") add(spec_.switches);
+  if (section == "hubs") add(spec_.hubs);
+  if (section == "links") add(spec_.links);
+  if (section == "filters") add(spec_.filters);
+  if (section == "traffic") add(spec_.udp_flows);
+  return names;
+}
+
+// A sweep key must name one scalar field that the scenario has or could have
+// (a default), on an element that exists: exactly what an override can set.
+void Validator::check_sweep_key(const Field& key, const std::string& path) {
+  const std::vector<std::string> parts = split_path(path);
+  for (const auto& p : parts) {
+    if (p.empty()) r_.fail(key, "empty path segment in '" + path + "'");
+  }
+  const SectionSchema* section = find_section(parts[0]);
+  if (!section) {
+    if (!contains(kTopScalarKeys, parts[0])) {
+      std::vector<std::string> candidates(kTopScalarKeys.begin(), kTopScalarKeys.end());
+      for (const auto& s : kSections) candidates.emplace_back(s.name);
+      r_.fail(key, "'" + parts[0] + "' is not a field that can be swept (top-level fields: " +
+                       join_words(kTopScalarKeys) + "; element fields: <section>.<name>.<field>)" +
+                       suggestion(parts[0], candidates));
+    }
+    if (parts.size() > 1) r_.fail(key, "'" + parts[0] + "' is a single value and has no field '" + parts[1] + "'");
+    return;
+  }
+  if (parts.size() == 1) {
+    r_.fail(key, "'" + path + "' is a whole section; sweep one field of one " + std::string(section->element) +
+                     ", e.g. '" + path + ".<name>." + std::string(section->keys.back()) + "'");
+  }
+  const std::vector<std::string> names = element_names(section->name);
+  bool found = false;
+  for (const auto& n : names) found = found || n == parts[1];
+  if (!found) {
+    r_.fail(key, "no " + std::string(section->element) + " named '" + parts[1] + "' (" + std::string(section->name) +
+                     ": " + join_words(names) + ")" + suggestion(parts[1], names));
+  }
+  const std::string element = parts[0] + "." + parts[1];
+  if (parts.size() == 2) {
+    r_.fail(key, "'" + path + "' is a whole " + std::string(section->element) +
+                     "; sweep one of its fields: " + join_words(section->keys));
+  }
+  const std::string& field = parts[2];
+  if (!contains(section->keys, field)) {
+    r_.fail(key, "unknown " + std::string(section->element) + " field '" + field + "' (fields: " +
+                     join_words(section->keys) + ")" + suggestion(field, section->keys));
+  }
+  if (field == section->list_key) r_.fail(key, "'" + element + "." + field + "' is a list and cannot be swept");
+  if (field == section->sub_key) {
+    if (parts.size() != 4) {
+      r_.fail(key, "'" + element + "." + field + "' is a map; sweep one of its fields: " +
+                       join_words(section->sub_keys));
+    }
+    if (!contains(section->sub_keys, parts[3])) {
+      r_.fail(key, "unknown " + field + " field '" + parts[3] + "' (fields: " + join_words(section->sub_keys) + ")" +
+                       suggestion(parts[3], section->sub_keys));
+    }
+    return;
+  }
+  if (parts.size() > 3) {
+    r_.fail(key, "'" + element + "." + field + "' is a single value and has no field '" + parts[3] + "'");
+  }
+}
+
+void Validator::check_connectivity() const {
+  // Union-find over hosts, switches and hubs, joined by links.
+  std::map<std::string, std::size_t> id;
+  for (const auto& [name, decl] : nodes_) id.emplace(name, id.size());
+  std::vector<std::size_t> parent(id.size());
+  for (std::size_t i = 0; i < parent.size(); ++i) parent[i] = i;
+  const auto root = [&parent](std::size_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  for (const auto& l : spec_.links) parent[root(id.at(l.end_a))] = root(id.at(l.end_b));
+
+  for (const auto& h : spec_.hosts) {
+    const std::size_t component = root(id.at(h.name));
+    const HostSpec* other = nullptr;
+    bool connected = false;
+    for (const auto& o : spec_.hosts) {
+      if (o.name == h.name) continue;
+      if (other == nullptr) other = &o;
+      connected = connected || root(id.at(o.name)) == component;
+    }
+    if (other == nullptr) {
+      r_.fail_at(h.loc, "hosts." + h.name,
+                 "host '" + h.name + "' is the only host: a scenario needs at least two hosts connected by links");
+    }
+    if (!connected) {
+      r_.fail_at(h.loc, "hosts." + h.name,
+                 "host '" + h.name + "' has no path to any other host (e.g. '" + other->name +
+                     "'): connect it with a link");
+    }
+  }
+  for (const auto& fl : spec_.udp_flows) {
+    if (root(id.at(fl.from)) != root(id.at(fl.to))) {
+      r_.fail_at(fl.loc, "traffic." + fl.name,
+                 "hosts '" + fl.from + "' and '" + fl.to + "' are not connected: no path of links joins them");
+    }
+  }
+}
+
+}  // namespace
+
+void check_top_level(const YAML::Node& root, const Reader& reader) {
+  if (!root.IsMap()) {
+    reader.fail(Field{root, YAML::Node(), ""},
+                "the top level must be a map of scenario fields (name, duration, hosts, ...), got " + describe(root));
+  }
+}
+
+ScenarioSpec validate_scenario(const YAML::Node& root, const Reader& reader, bool with_sweep) {
+  return Validator(reader, with_sweep).run(root);
+}
+
+}  // namespace netsim::scenario_internal

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Black-box tests of the netsim command line: exit codes, stdout/stderr split,
+# error messages, output formats. Usage: cli_test.sh NETSIM_BINARY SOURCE_DIR
+set -u
+netsim=$1
+src=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+passes=0
+
+# expect NAME EXPECTED_EXIT STDOUT_REGEX STDERR_REGEX -- COMMAND...
+expect() {
+  local name=$1 want=$2 out_re=$3 err_re=$4
+  shift 5
+  "$@" >"$work/out" 2>"$work/err"
+  local got=$?
+  local ok=1
+  [ "$got" -eq "$want" ] || { echo "FAIL $name: exit $got, expected $want"; ok=0; }
+  if [ -n "$out_re" ] && ! grep -Eq -- "$out_re" "$work/out"; then echo "FAIL $name: stdout lacks /$out_re/"; ok=0; fi
+  if [ -n "$err_re" ] && ! grep -Eq -- "$err_re" "$work/err"; then echo "FAIL $name: stderr lacks /$err_re/"; ok=0; fi
+  if [ $ok -eq 1 ]; then
+    passes=$((passes + 1))
+    echo "ok   $name"
+  else
+    failures=$((failures + 1))
+    echo "---- stdout:"; head -c 2000 "$work/out"; echo "---- stderr:"; head -c 2000 "$work/err"
+  fi
+}
+
+udp=$src/scenarios/udp-switch-nth.yaml
+sweep=$src/scenarios/udp-drop-sweep.yaml
+
+expect version 0 '^netsim [0-9]+\.[0-9]+\.[0-9]+$' '' -- "$netsim" --version
+expect help 0 'Exit codes' '' -- "$netsim" --help
+expect run-help 0 '--format' '' -- "$netsim" run --help
+expect no-command 2 '' 'missing command' -- "$netsim"
+expect unknown-command 2 '' "unknown command 'frobnicate'" -- "$netsim" frobnicate
+expect run-without-file 2 '' 'needs a scenario FILE' -- "$netsim" run
+expect bad-format 2 '' "--format must be text, json, csv or pb, got 'xml'" -- "$netsim" run "$udp" --format xml
+expect bad-seed 2 '' '--seed needs an unsigned integer' -- "$netsim" run "$udp" --seed -3
+expect bad-jobs 2 '' 'needs a positive integer' -- "$netsim" run "$udp" -j 0
+expect unknown-option 2 '' "unknown option '--frob'" -- "$netsim" run "$udp" --frob
+expect set-without-equals 2 '' '--set' -- "$netsim" run "$udp" --set links.sender-sw1.delay
+expect topo-needs-dot 2 '' 'needs --dot' -- "$netsim" topo "$udp"
+expect missing-file 3 '' 'no-such-file.yaml' -- "$netsim" run "$work/no-such-file.yaml"
+
+printf 'name: x\nduration: 1s\nhosts:\n  a: { address: 10.0.0.1 }\n  b: { address: 10.0.0.2, hz: fast }\n' >"$work/bad.yaml"
+expect bad-field-location 3 '' "bad.yaml:5:[0-9]+: error: field 'hosts.b.hz'" -- "$netsim" validate "$work/bad.yaml"
+expect bad-override 3 '' "^--set links.sender-sw1.delay=5 parsecs: error: field 'links.sender-sw1.delay'" -- \
+  "$netsim" run "$udp" --set 'links.sender-sw1.delay=5 parsecs'
+expect validate-ok 0 'udp-switch-nth.yaml: ok \(1 run\)' '' -- "$netsim" validate "$udp"
+expect validate-sweep 0 'ok \(8 runs\)' '' -- "$netsim" validate "$sweep"
+expect topo-dot 0 '^sw1\[label="sw1.*shape=diamond' '' -- "$netsim" topo "$udp" --dot
+expect run-text 0 'udp1: .* 765 / 76427 drop/pkt' '' -- "$netsim" run "$udp"
+expect run-csv 0 '^scenario,file,seed,' '' -- "$netsim" run "$udp" --format csv
+expect run-json 0 '"packets_received": "75662"' '' -- "$netsim" run "$udp" --format json
+expect run-override 0 'delay=300us' '' -- "$netsim" run "$udp" --set links.sw1-receiver.delay=300us
+expect run-seed 0 'seed=42' '' -- "$netsim" run "$udp" --seed 42
+
+# A sweep writes one CSV row per cell (8 cells, one flow each) plus the header.
+"$netsim" run "$sweep" --format csv -j 2 >"$work/sweep.csv" 2>/dev/null
+lines=$(wc -l <"$work/sweep.csv")
+if [ "$lines" -eq 9 ]; then passes=$((passes + 1)); echo "ok   sweep-rows"; else failures=$((failures + 1)); echo "FAIL sweep-rows: $lines lines"; fi
+
+# --out writes the file (atomically, via a temporary beside it) and nothing to stdout.
+expect out-file 0 '' '' -- "$netsim" run "$udp" --format pb --out "$work/r.pb"
+if [ -s "$work/r.pb" ] && [ ! -e "$work/r.pb.tmp" ] && [ ! -s "$work/out" ]; then
+  passes=$((passes + 1)); echo "ok   out-file-content"
+else
+  failures=$((failures + 1)); echo "FAIL out-file-content"
+fi
+expect out-unwritable 4 '' 'cannot write' -- "$netsim" run "$udp" --out "$work/no/such/dir/r.txt"
+
+echo "$passes passed, $failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,567 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "netsim/scenario/scenario_loader.h"
+#include "netsim/sim/units.h"
+
+namespace netsim {
+namespace {
+
+using namespace netsim::literals;
+
+std::string fixture(const std::string& name) { return std::string(NETSIM_SOURCE_DIR) + "/tests/data/scenarios/" + name; }
+
+// Loads a fixture that must fail and returns the error.
+ScenarioError load_error(const std::string& path, const std::vector<Override>& overrides = {}) {
+  try {
+    load_scenario(path, overrides);
+  } catch (const ScenarioError& e) {
+    return e;
+  }
+  ADD_FAILURE() << path << " loaded without error";
+  return ScenarioError(SourceLoc{}, "", "no error");
+}
+
+ScenarioError text_error(const std::string& yaml, const std::vector<Override>& overrides = {}) {
+  try {
+    parse_scenario_text(yaml, "inline.yaml", overrides);
+  } catch (const ScenarioError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "loaded without error:\n" << yaml;
+  return ScenarioError(SourceLoc{}, "", "no error");
+}
+
+// Asserts the complete location of an error in tests/data/scenarios/bad/<name>.
+void expect_bad(const std::string& name, int line, int column, const std::string& field, const std::string& fragment) {
+  SCOPED_TRACE(name);
+  const std::string path = fixture("bad/" + name);
+  const ScenarioError e = load_error(path);
+  EXPECT_EQ(e.loc.file, path);
+  EXPECT_EQ(e.loc.line, line);
+  EXPECT_EQ(e.loc.column, column);
+  EXPECT_EQ(e.field, field);
+  EXPECT_NE(e.message.find(fragment), std::string::npos) << e.what();
+  const std::string prefix =
+      path + ":" + std::to_string(line) + ":" + std::to_string(column) + ": error: " +
+      (field.empty() ? std::string() : "field '" + field + "': ");
+  EXPECT_EQ(std::string(e.what()), prefix + e.message);
+}
+
+void expect_text_error(const std::string& yaml, int line, int column, const std::string& field,
+                       const std::string& fragment) {
+  const ScenarioError e = text_error(yaml);
+  EXPECT_EQ(e.loc.file, "inline.yaml");
+  EXPECT_EQ(e.loc.line, line) << e.what();
+  EXPECT_EQ(e.loc.column, column) << e.what();
+  EXPECT_EQ(e.field, field);
+  EXPECT_NE(e.message.find(fragment), std::string::npos) << e.what();
+}
+
+// A valid scenario that the inline tests append to or edit. Lines:
+// 1 name, 2 duration, 3 hosts, 4-5 a b, 6 links, 7 a-b, 8 traffic, 9 f.
+const std::string kBase =
+    "name: t\n"
+    "duration: 1s\n"
+    "hosts:\n"
+    "  a: { address: 10.0.0.1 }\n"
+    "  b: { address: 10.0.0.2 }\n"
+    "links:\n"
+    "  a-b: { ends: [a, b], rate: 1Gbps }\n"
+    "traffic:\n"
+    "  f: { type: udp, from: a, to: b }\n";
+
+// ---------------------------------------------------------------------------
+// Good scenarios
+
+TEST(ScenarioLoader, FullScenarioValues) {
+  const std::string path = fixture("good/full.yaml");
+  const ScenarioSpec s = load_scenario(path);
+  EXPECT_EQ(s.file, path);
+  EXPECT_EQ(s.name, "udp-switch-nth");
+  EXPECT_EQ(s.description, "UDP through a switch, every 100th datagram dropped");
+  EXPECT_EQ(s.seed, 7u);
+  EXPECT_EQ(s.duration, 1_s);
+  EXPECT_EQ(s.interval, 100_ms);
+
+  ASSERT_EQ(s.hosts.size(), 4u);
+  EXPECT_EQ(s.hosts[0].name, "sender");
+  EXPECT_EQ(s.hosts[0].address, "10.0.0.1");
+  EXPECT_EQ(s.hosts[0].ip_version, IpVersion::v4);
+  EXPECT_EQ(s.hosts[0].hz, 1000);
+  EXPECT_EQ(s.hosts[1].name, "receiver");
+  EXPECT_EQ(s.hosts[1].loc.file, path);
+  EXPECT_EQ(s.hosts[1].loc.line, 9);
+  EXPECT_EQ(s.hosts[1].loc.column, 3);
+  EXPECT_EQ(s.hosts[2].address, "fd00::1");
+  EXPECT_EQ(s.hosts[2].ip_version, IpVersion::v6);
+  EXPECT_EQ(s.hosts[2].hz, 250);
+
+  ASSERT_EQ(s.switches.size(), 1u);
+  EXPECT_EQ(s.switches[0].name, "sw1");
+  EXPECT_EQ(s.switches[0].buffer_bytes, 256'000);
+  EXPECT_EQ(s.switches[0].buffer_packets, 100);
+  EXPECT_EQ(s.switches[0].loc.line, 13);
+  ASSERT_EQ(s.hubs.size(), 1u);
+  EXPECT_EQ(s.hubs[0].rate, DataRate::mbps(100));
+  EXPECT_EQ(s.hubs[0].buffer_bytes, 64'000);  // default 64KB
+
+  ASSERT_EQ(s.links.size(), 4u);
+  const LinkSpec& a_sw = s.links[0];
+  EXPECT_EQ(a_sw.name, "a-sw");
+  EXPECT_EQ(a_sw.loc.line, 17);
+  EXPECT_EQ(a_sw.loc.column, 3);
+  EXPECT_EQ(a_sw.end_a, "sender");
+  EXPECT_EQ(a_sw.end_b, "sw1");
+  EXPECT_EQ(a_sw.rate, DataRate::gbps(1));
+  EXPECT_EQ(a_sw.delay, 5_us);
+  EXPECT_EQ(a_sw.mtu, 1500);
+  EXPECT_EQ(a_sw.framing_bytes, 38);
+  EXPECT_EQ(a_sw.queue_packets, 1000);
+  EXPECT_EQ(a_sw.queue_bytes, 1'000'000);
+  EXPECT_EQ(s.links[1].delay, 2500_ns);
+  EXPECT_EQ(s.links[1].rate, DataRate::gbps(10));
+  EXPECT_FALSE(s.links[1].queue_packets.has_value());
+  EXPECT_EQ(s.links[2].mtu, 9000);
+  EXPECT_EQ(s.links[3].framing_bytes, 0);
+
+  ASSERT_EQ(s.filters.size(), 2u);
+  const FilterSpec& nth = s.filters[0];
+  EXPECT_EQ(nth.name, "drop-nth");
+  EXPECT_EQ(nth.host, "receiver");
+  EXPECT_EQ(nth.hook, FilterHook::ingress);
+  EXPECT_EQ(nth.type, FilterType::nth);
+  EXPECT_EQ(nth.every, 100);
+  EXPECT_EQ(nth.packet, 3);
+  EXPECT_EQ(nth.match.protocol, IpProtocol::udp);
+  EXPECT_EQ(nth.match.dst_port, 5001);
+  EXPECT_FALSE(nth.match.src_port.has_value());
+  const FilterSpec& lossy = s.filters[1];
+  EXPECT_EQ(lossy.loc.line, 23);
+  EXPECT_EQ(lossy.hook, FilterHook::egress);
+  EXPECT_EQ(lossy.type, FilterType::random);
+  EXPECT_DOUBLE_EQ(lossy.probability, 0.01);
+
+  ASSERT_EQ(s.udp_flows.size(), 2u);
+  const UdpFlowSpec& udp1 = s.udp_flows[0];
+  EXPECT_EQ(udp1.name, "udp1");
+  EXPECT_EQ(udp1.loc.line, 29);
+  EXPECT_EQ(udp1.from, "sender");
+  EXPECT_EQ(udp1.to, "receiver");
+  EXPECT_EQ(udp1.dst_port, 5001);
+  EXPECT_EQ(udp1.src_port, 40000);
+  EXPECT_EQ(udp1.payload_bytes, 1472);
+  EXPECT_EQ(udp1.rate, DataRate::mbps(500));
+  EXPECT_EQ(udp1.start, 0);
+  EXPECT_EQ(udp1.stop, 1_s);
+  const UdpFlowSpec& udp6 = s.udp_flows[1];
+  EXPECT_FALSE(udp6.rate.has_value());  // default: max
+  EXPECT_EQ(udp6.src_port, 0);
+  EXPECT_EQ(udp6.dst_port, 5001);
+  EXPECT_EQ(udp6.payload_bytes, 1472);
+  EXPECT_EQ(udp6.start, 10_ms);
+  EXPECT_FALSE(udp6.stop.has_value());
+
+  ASSERT_EQ(s.sweep.size(), 2u);
+  EXPECT_EQ(s.sweep[0].key, "links.a-sw.delay");
+  EXPECT_EQ(s.sweep[0].values, (std::vector<std::string>{"10us", "100us"}));
+  EXPECT_EQ(s.sweep[0].loc.line, 32);
+  EXPECT_EQ(s.sweep[0].loc.column, 3);
+  EXPECT_EQ(s.sweep[1].key, "seed");
+  EXPECT_EQ(s.sweep[1].values, (std::vector<std::string>{"1", "2", "3"}));
+
+  ASSERT_TRUE(s.measured.IsMap());
+  EXPECT_EQ(s.measured["udp1"]["goodput"].as<std::string>(), "495.5Mbps");
+  EXPECT_TRUE(s.overrides.empty());
+}
+
+TEST(ScenarioLoader, MinimalScenarioDefaults) {
+  const ScenarioSpec s = load_scenario(fixture("good/minimal.yaml"));
+  EXPECT_EQ(s.seed, 1u);
+  EXPECT_EQ(s.interval, 0);
+  EXPECT_EQ(s.description, "");
+  EXPECT_EQ(s.hosts[0].hz, 1000);
+  EXPECT_EQ(s.links[0].delay, 0);
+  EXPECT_EQ(s.links[0].mtu, 1500);
+  EXPECT_EQ(s.links[0].framing_bytes, 38);
+  EXPECT_FALSE(s.links[0].queue_packets.has_value());
+  EXPECT_FALSE(s.links[0].queue_bytes.has_value());
+  EXPECT_EQ(s.udp_flows[0].payload_bytes, 1472);
+  EXPECT_FALSE(s.udp_flows[0].rate.has_value());
+  EXPECT_TRUE(s.switches.empty());
+  EXPECT_TRUE(s.filters.empty());
+  EXPECT_TRUE(s.sweep.empty());
+}
+
+TEST(ScenarioLoader, BlockStyleAndEmptyElements) {
+  const ScenarioSpec s = load_scenario(fixture("good/block_style.yaml"));
+  EXPECT_EQ(s.hosts[0].hz, 100);
+  EXPECT_EQ(s.hosts[0].loc.line, 7);
+  ASSERT_EQ(s.switches.size(), 1u);
+  EXPECT_EQ(s.switches[0].buffer_bytes, 128'000);  // "core:" with no value takes all defaults
+  EXPECT_FALSE(s.switches[0].buffer_packets.has_value());
+  EXPECT_EQ(s.links[0].end_b, "core");
+  EXPECT_EQ(s.links[0].delay, 1_ms);
+  EXPECT_EQ(s.links[1].queue_packets, 64);
+  EXPECT_EQ(s.udp_flows[0].payload_bytes, 1024);  // 1KiB
+  EXPECT_FALSE(s.udp_flows[0].rate.has_value());
+}
+
+TEST(ScenarioLoader, ParallelLinksAreAllowed) {
+  const ScenarioSpec s = load_scenario(fixture("good/parallel_links.yaml"));
+  ASSERT_EQ(s.links.size(), 2u);
+  EXPECT_EQ(s.links[1].end_a, "b");
+  EXPECT_TRUE(s.udp_flows.empty());
+}
+
+TEST(ScenarioLoader, ShippedScenariosLoad) {
+  // Every scenario in good/ must load; a new fixture is covered automatically.
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(fixture("good"))) {
+    EXPECT_NO_THROW(load_scenario(entry.path().string())) << entry.path();
+    ++count;
+  }
+  EXPECT_GE(count, 4);
+}
+
+// ---------------------------------------------------------------------------
+// Errors: each case names file, line, column, field and a message fragment.
+
+TEST(ScenarioLoaderErrors, UnparsableYaml) { expect_bad("syntax.yaml", 8, 35, "", "invalid YAML"); }
+TEST(ScenarioLoaderErrors, FileNotFound) {
+  const std::string path = fixture("bad/does-not-exist.yaml");
+  const ScenarioError e = load_error(path);
+  EXPECT_EQ(e.loc.file, path);
+  EXPECT_EQ(e.loc.line, 0);
+  EXPECT_EQ(e.field, "");
+  EXPECT_NE(e.message.find("'" + path + "'"), std::string::npos);
+  EXPECT_NE(e.message.find("No such file"), std::string::npos);
+  EXPECT_EQ(std::string(e.what()), path + ": error: " + e.message);
+}
+TEST(ScenarioLoaderErrors, Directory) {
+  const ScenarioError e = load_error(fixture("bad"));
+  EXPECT_NE(e.message.find("is a directory"), std::string::npos);
+}
+TEST(ScenarioLoaderErrors, EmptyFile) { expect_bad("empty.yaml", 1, 1, "", "the scenario is empty"); }
+TEST(ScenarioLoaderErrors, TopLevelNotAMap) { expect_bad("top_list.yaml", 2, 1, "", "top level must be a map"); }
+TEST(ScenarioLoaderErrors, TwoDocuments) { expect_bad("two_documents.yaml", 5, 1, "", "one YAML document"); }
+
+TEST(ScenarioLoaderErrors, UnknownKeyWithSuggestion) {
+  expect_bad("unknown_key.yaml", 8, 37, "links.a-b.dealy", "did you mean 'delay'?");
+  expect_bad("unknown_key.yaml", 8, 37, "links.a-b.dealy", "accepted keys: ends, rate, delay, mtu, framing, queue");
+}
+TEST(ScenarioLoaderErrors, UnknownNestedKeyWithoutSuggestion) {
+  expect_bad("unknown_nested_key.yaml", 13, 7, "links.a-b.queue.colour", "(accepted keys: packets, bytes)");
+  const ScenarioError e = load_error(fixture("bad/unknown_nested_key.yaml"));
+  EXPECT_EQ(e.message.find("did you mean"), std::string::npos);
+}
+TEST(ScenarioLoaderErrors, UnknownTopLevelKey) {
+  expect_text_error(kBase + "hostz: {}\n", 10, 1, "hostz", "did you mean 'hosts'?");
+}
+
+TEST(ScenarioLoaderErrors, MapWhereScalarExpected) {
+  expect_bad("map_for_scalar.yaml", 8, 44, "links.a-b.delay", "expected a duration such as 250us, got a map");
+}
+TEST(ScenarioLoaderErrors, ListWhereMapExpected) {
+  expect_bad("list_for_map.yaml", 5, 3, "hosts", "expected a map of name -> host, got a list");
+}
+TEST(ScenarioLoaderErrors, EveryNotInteger) {
+  expect_bad("every_not_integer.yaml", 10, 38, "filters.drop.every", "expected an integer, got '1.5'");
+}
+TEST(ScenarioLoaderErrors, HzNotInteger) { expect_bad("hz_fast.yaml", 7, 9, "hosts.a.hz", "expected an integer, got 'fast'"); }
+TEST(ScenarioLoaderErrors, ListWhereStringExpected) {
+  expect_text_error("name: [a, b]\n" + kBase.substr(kBase.find('\n') + 1), 1, 7, "name", "expected a string, got a list");
+}
+
+TEST(ScenarioLoaderErrors, MissingRequiredFieldAtParentMap) {
+  expect_bad("missing_address.yaml", 6, 6, "hosts.b.address", "required field 'address' is missing");
+}
+TEST(ScenarioLoaderErrors, MissingTopLevelField) {
+  expect_bad("missing_duration.yaml", 2, 1, "duration", "required field 'duration' is missing");
+}
+TEST(ScenarioLoaderErrors, MissingFilterType) {
+  expect_text_error(kBase + "filters:\n  x: { host: b, every: 3 }\n", 11, 6, "filters.x.type",
+                    "required field 'type' is missing");
+}
+
+TEST(ScenarioLoaderErrors, UnknownLinkEnd) {
+  expect_bad("unknown_end.yaml", 10, 21, "links.a-sw.ends", "unknown node 'sw2' (known nodes: a, b, sw1)");
+}
+TEST(ScenarioLoaderErrors, UnknownFilterHost) {
+  expect_bad("unknown_filter_host.yaml", 10, 17, "filters.drop.host", "unknown host 'c' (known hosts: a, b)");
+}
+TEST(ScenarioLoaderErrors, UnknownFlowFrom) {
+  expect_bad("unknown_from.yaml", 10, 25, "traffic.f.from", "did you mean 'sender'?");
+}
+TEST(ScenarioLoaderErrors, UnknownFlowTo) {
+  expect_bad("unknown_to.yaml", 13, 9, "traffic.f.to", "unknown host 'nowhere' (known hosts: a, b)");
+}
+TEST(ScenarioLoaderErrors, FlowEndpointIsASwitch) {
+  const std::string edited = kBase.substr(0, kBase.find("to: b")) + "to: sw }\nswitches:\n  sw: {}\n";
+  expect_text_error(edited, 9, 32, "traffic.f.to", "'sw' is a switch");
+}
+TEST(ScenarioLoaderErrors, FilterOnSwitch) {
+  expect_bad("filter_on_switch.yaml", 13, 17, "filters.drop.host", "'sw1' is a switch, but filters can only be attached");
+}
+TEST(ScenarioLoaderErrors, LinkToItself) {
+  expect_bad("link_self.yaml", 8, 21, "links.loop.ends", "two different ends, but both are 'a'");
+}
+
+TEST(ScenarioLoaderErrors, NegativeRate) {
+  expect_bad("negative_rate.yaml", 8, 30, "links.a-b.rate", "negative values are not allowed");
+}
+TEST(ScenarioLoaderErrors, ZeroRate) { expect_bad("zero_rate.yaml", 8, 30, "links.a-b.rate", "greater than zero"); }
+TEST(ScenarioLoaderErrors, UnparsableUnit) {
+  expect_bad("bad_unit.yaml", 8, 44, "links.a-b.delay", "unknown unit 'parsecs'");
+}
+
+TEST(ScenarioLoaderErrors, HzOutOfRange) { expect_bad("hz_range.yaml", 5, 31, "hosts.a.hz", "between 10 and 100000, got 5"); }
+TEST(ScenarioLoaderErrors, PacketNotBelowEvery) {
+  expect_bad("packet_ge_every.yaml", 10, 51, "filters.drop.packet", "must be less than every (100), got 100");
+}
+TEST(ScenarioLoaderErrors, ProbabilityOutOfRange) {
+  expect_bad("probability_range.yaml", 13, 18, "filters.drop.probability", "between 0 and 1, got 1.5");
+}
+TEST(ScenarioLoaderErrors, PortOutOfRange) {
+  expect_bad("port_range.yaml", 10, 45, "traffic.f.dst_port", "between 1 and 65535, got 70000");
+}
+TEST(ScenarioLoaderErrors, MtuOutOfRange) { expect_bad("mtu_range.yaml", 8, 42, "links.a-b.mtu", "between 68 and 65535, got 20"); }
+TEST(ScenarioLoaderErrors, Ipv6MtuBelow1280) {
+  expect_bad("ipv6_mtu.yaml", 8, 42, "links.a-b.mtu", "at least 1280 on a link to IPv6 host 'a'");
+}
+TEST(ScenarioLoaderErrors, BadAddress) {
+  expect_bad("bad_address.yaml", 5, 17, "hosts.a.address", "'10.0.0.256' is not an IPv4 address");
+}
+TEST(ScenarioLoaderErrors, DuplicateAddress) {
+  std::string yaml = kBase;
+  yaml.replace(yaml.find("10.0.0.2"), 8, "10.0.0.1");
+  expect_text_error(yaml, 5, 17, "hosts.b.address", "already used by host 'a'");
+}
+TEST(ScenarioLoaderErrors, IntervalLongerThanDuration) {
+  expect_bad("interval_too_long.yaml", 4, 11, "interval", "interval (2s) must not exceed duration (1s)");
+}
+TEST(ScenarioLoaderErrors, ZeroDuration) {
+  std::string yaml = kBase;
+  yaml.replace(yaml.find("1s"), 2, "0s");
+  expect_text_error(yaml, 2, 11, "duration", "must be greater than 0");
+}
+TEST(ScenarioLoaderErrors, StopNotAfterStart) {
+  std::string yaml = kBase;
+  yaml.replace(yaml.find("to: b }"), 7, "to: b, start: 5ms, stop: 5ms }");
+  expect_text_error(yaml, 9, 53, "traffic.f.stop", "stop (5ms) must be after start (5ms)");
+}
+TEST(ScenarioLoaderErrors, StartAfterEndOfRun) {
+  std::string yaml = kBase;
+  yaml.replace(yaml.find("to: b }"), 7, "to: b, start: 2s }");
+  expect_text_error(yaml, 9, 42, "traffic.f.start", "must be before the end of the run");
+}
+TEST(ScenarioLoaderErrors, FlowBetweenIpVersions) {
+  std::string yaml = kBase;
+  yaml.replace(yaml.find("10.0.0.2"), 8, "'fd00::2'");
+  expect_text_error(yaml, 9, 32, "traffic.f.to", "both ends must use the same IP version");
+}
+TEST(ScenarioLoaderErrors, FilterKeyForOtherType) {
+  expect_text_error(kBase + "filters:\n  x: { host: b, type: random, probability: 0.5, every: 3 }\n", 11, 49,
+                    "filters.x.every", "applies only to filters of type nth");
+}
+TEST(ScenarioLoaderErrors, UnsupportedTrafficType) {
+  expect_bad("traffic_type.yaml", 10, 14, "traffic.f.type", "unsupported traffic type 'tcp' (supported: udp)");
+}
+
+TEST(ScenarioLoaderErrors, IsolatedHost) {
+  expect_bad("isolated_host.yaml", 7, 3, "hosts.c", "host 'c' has no path to any other host (e.g. 'a')");
+}
+TEST(ScenarioLoaderErrors, FlowAcrossComponents) {
+  expect_bad("flow_disconnected.yaml", 14, 3, "traffic.cross", "hosts 'a' and 'd' are not connected");
+}
+TEST(ScenarioLoaderErrors, SingleHost) {
+  expect_text_error("name: t\nduration: 1s\nhosts:\n  a: { address: 10.0.0.1 }\nlinks: {}\ntraffic: {}\n", 4, 3,
+                    "hosts.a", "is the only host");
+}
+
+TEST(ScenarioLoaderErrors, NameReusedAcrossNodeKinds) {
+  expect_bad("name_reused.yaml", 8, 3, "switches.b", "already used by the host defined at line 6");
+}
+TEST(ScenarioLoaderErrors, InvalidName) { expect_bad("bad_name.yaml", 5, 3, "hosts.a.1", "invalid name 'a.1'"); }
+TEST(ScenarioLoaderErrors, EmptyHosts) { expect_bad("empty_hosts.yaml", 4, 8, "hosts", "no hosts defined"); }
+TEST(ScenarioLoaderErrors, DuplicateKeyReportsSecond) {
+  expect_bad("duplicate_key.yaml", 12, 5, "links.a-b.rate", "duplicate key 'rate' (first defined at line 10, column 5)");
+}
+TEST(ScenarioLoaderErrors, DuplicateHost) {
+  expect_bad("duplicate_host.yaml", 7, 3, "hosts.a", "duplicate key 'a' (first defined at line 5, column 3)");
+}
+
+TEST(ScenarioLoaderErrors, SweepUnknownField) {
+  expect_bad("sweep_bad_key.yaml", 12, 3, "sweep.links.a-b.dealy", "did you mean 'delay'?");
+}
+TEST(ScenarioLoaderErrors, SweepUnknownElement) {
+  expect_bad("sweep_unknown_element.yaml", 11, 3, "sweep.links.a-c.delay", "no link named 'a-c' (links: a-b)");
+}
+TEST(ScenarioLoaderErrors, SweepEmptyValues) {
+  expect_bad("sweep_empty.yaml", 11, 20, "sweep.links.a-b.delay", "the list of values is empty");
+}
+TEST(ScenarioLoaderErrors, SweepBadValue) {
+  expect_bad("sweep_bad_value.yaml", 11, 26, "sweep.links.a-b.delay", "value '1 fortnight' for 'links.a-b.delay'");
+}
+TEST(ScenarioLoaderErrors, SweepValuesMustBeAList) {
+  expect_text_error(kBase + "sweep:\n  seed: 3\n", 11, 9, "sweep.seed", "expected a list of values");
+}
+TEST(ScenarioLoaderErrors, SweepWholeSectionOrList) {
+  expect_text_error(kBase + "sweep:\n  links: [1]\n", 11, 3, "sweep.links", "is a whole section");
+  expect_text_error(kBase + "sweep:\n  links.a-b.ends: [1]\n", 11, 3, "sweep.links.a-b.ends", "is a list");
+  expect_text_error(kBase + "sweep:\n  measured.x: [1]\n", 11, 3, "sweep.measured.x", "not a field that can be swept");
+}
+
+// ---------------------------------------------------------------------------
+// Overrides
+
+TEST(ScenarioOverrides, ParseOverride) {
+  const Override o = parse_override("links.a-sw.delay=300us");
+  EXPECT_EQ(o.key, "links.a-sw.delay");
+  EXPECT_EQ(o.value, "300us");
+  const Override spaced = parse_override(" seed = 5 ");
+  EXPECT_EQ(spaced.key, "seed");
+  EXPECT_EQ(spaced.value, "5");
+  EXPECT_EQ(parse_override("description=a=b").value, "a=b");  // split at the first '='
+  EXPECT_EQ(format_override(o), "links.a-sw.delay=300us");
+}
+
+TEST(ScenarioOverrides, ParseOverrideErrors) {
+  try {
+    parse_override("links.a-sw.delay");
+    FAIL() << "no error";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.loc.file, "--set");
+    EXPECT_EQ(e.field, "links.a-sw.delay");
+    EXPECT_EQ(std::string(e.what()),
+              "--set links.a-sw.delay: error: field 'links.a-sw.delay': missing '=': expected KEY=VALUE, e.g. "
+              "links.wan.delay=300us");
+  }
+  EXPECT_THROW(parse_override("=5"), ScenarioError);
+  EXPECT_THROW(parse_override("links..delay=5us"), ScenarioError);
+}
+
+TEST(ScenarioOverrides, ValidOverridesApplyBeforeValidation) {
+  const std::vector<Override> overrides{parse_override("links.a-sw.delay=300us"),
+                                        parse_override("hosts.receiver.hz=100"),  // absent in the file: added
+                                        parse_override("seed=42"), parse_override("seed=43")};  // last wins
+  const ScenarioSpec s = load_scenario(fixture("good/full.yaml"), overrides);
+  EXPECT_EQ(s.links[0].delay, 300_us);
+  EXPECT_EQ(s.hosts[1].hz, 100);
+  EXPECT_EQ(s.seed, 43u);
+  ASSERT_EQ(s.overrides.size(), 4u);
+  EXPECT_EQ(s.overrides[0].key, "links.a-sw.delay");
+  EXPECT_EQ(s.overrides[3].value, "43");
+}
+
+TEST(ScenarioOverrides, OverrideOnEmptyElement) {
+  const ScenarioSpec s = load_scenario(fixture("good/block_style.yaml"), {parse_override("switches.core.buffer=1MB")});
+  EXPECT_EQ(s.switches[0].buffer_bytes, 1'000'000);
+}
+
+TEST(ScenarioOverrides, InvalidValueReportsTheOverride) {
+  const ScenarioError e = load_error(fixture("good/full.yaml"), {parse_override("links.a-sw.delay=abc")});
+  EXPECT_EQ(e.loc.file, "--set");
+  EXPECT_EQ(e.loc.line, 0);
+  EXPECT_EQ(e.field, "links.a-sw.delay");
+  EXPECT_EQ(e.override_text, "links.a-sw.delay=abc");
+  EXPECT_EQ(std::string(e.what()), "--set links.a-sw.delay=abc: error: field 'links.a-sw.delay': " + e.message);
+  EXPECT_NE(e.message.find("invalid duration 'abc'"), std::string::npos);
+}
+
+TEST(ScenarioOverrides, AddedValueOutOfRangeReportsTheOverride) {
+  const ScenarioError e = load_error(fixture("good/full.yaml"), {parse_override("hosts.receiver.hz=5")});
+  EXPECT_EQ(e.loc.file, "--set");
+  EXPECT_EQ(e.override_text, "hosts.receiver.hz=5");
+  EXPECT_EQ(e.field, "hosts.receiver.hz");
+}
+
+TEST(ScenarioOverrides, CrossFieldCheckReportsTheOverride) {
+  const ScenarioError e = load_error(fixture("good/full.yaml"), {parse_override("interval=2s")});
+  EXPECT_EQ(e.loc.file, "--set");
+  EXPECT_EQ(e.field, "interval");
+  EXPECT_NE(e.message.find("must not exceed duration"), std::string::npos);
+}
+
+TEST(ScenarioOverrides, UnknownLeafKeyReportsTheOverride) {
+  const ScenarioError e = load_error(fixture("good/full.yaml"), {parse_override("links.a-sw.dealy=1us")});
+  EXPECT_EQ(e.loc.file, "--set");
+  EXPECT_EQ(e.field, "links.a-sw.dealy");
+  EXPECT_NE(e.message.find("did you mean 'delay'?"), std::string::npos);
+}
+
+TEST(ScenarioOverrides, NonexistentPath) {
+  const ScenarioError e = load_error(fixture("good/full.yaml"), {parse_override("links.a-sx.delay=1us")});
+  EXPECT_EQ(e.loc.file, "--set");
+  EXPECT_EQ(e.field, "links.a-sx.delay");
+  EXPECT_NE(e.message.find("'links.a-sx' does not exist"), std::string::npos) << e.what();
+  EXPECT_NE(e.message.find("did you mean 'a-sw'?"), std::string::npos) << e.what();
+  EXPECT_EQ(std::string(e.what()).rfind("--set links.a-sx.delay=1us: error: ", 0), 0u);
+}
+
+TEST(ScenarioOverrides, PathThroughScalar) {
+  const ScenarioError e = load_error(fixture("good/full.yaml"), {parse_override("name.x=1")});
+  EXPECT_EQ(e.loc.file, "--set");
+  EXPECT_NE(e.message.find("'name' is not a map"), std::string::npos) << e.what();
+}
+
+TEST(ScenarioOverrides, FileErrorsStillReportTheFile) {
+  // An override elsewhere does not change where a problem in the file is reported.
+  const ScenarioError e = load_error(fixture("bad/hz_range.yaml"), {parse_override("seed=9")});
+  EXPECT_EQ(e.loc.line, 5);
+  EXPECT_EQ(e.field, "hosts.a.hz");
+}
+
+// ---------------------------------------------------------------------------
+// Sweeps
+
+TEST(ScenarioSweep, CartesianProductFirstAxisSlowest) {
+  const ScenarioSpec s = load_scenario(fixture("good/full.yaml"));
+  const auto cells = expand_sweep(s);
+  ASSERT_EQ(cells.size(), 6u);
+  const std::vector<std::pair<std::string, std::string>> expected{
+      {"10us", "1"}, {"10us", "2"}, {"10us", "3"}, {"100us", "1"}, {"100us", "2"}, {"100us", "3"}};
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    ASSERT_EQ(cells[i].size(), 2u);
+    EXPECT_EQ(cells[i][0].key, "links.a-sw.delay");
+    EXPECT_EQ(cells[i][0].value, expected[i].first);
+    EXPECT_EQ(cells[i][1].key, "seed");
+    EXPECT_EQ(cells[i][1].value, expected[i].second);
+  }
+  // Each cell loads as a run.
+  const ScenarioSpec run = load_scenario(fixture("good/full.yaml"), cells[4]);
+  EXPECT_EQ(run.links[0].delay, 100_us);
+  EXPECT_EQ(run.seed, 2u);
+}
+
+TEST(ScenarioSweep, NoAxesGivesOneEmptyCell) {
+  const auto cells = expand_sweep(load_scenario(fixture("good/minimal.yaml")));
+  ASSERT_EQ(cells.size(), 1u);
+  EXPECT_TRUE(cells[0].empty());
+}
+
+TEST(ScenarioSweep, CommandLineWinsOverAxis) {
+  const ScenarioSpec s = load_scenario(fixture("good/full.yaml"), {parse_override("seed=99")});
+  const auto cells = expand_sweep(s);
+  ASSERT_EQ(cells.size(), 2u);  // the seed axis is pinned by the command line
+  for (const auto& cell : cells) {
+    ASSERT_EQ(cell.size(), 1u);
+    EXPECT_EQ(cell[0].key, "links.a-sw.delay");
+  }
+}
+
+TEST(ScenarioSweep, AxisMayAddADefaultedField) {
+  const ScenarioSpec s = parse_scenario_text(kBase + "sweep:\n  hosts.a.hz: [100, 1000]\n  links.a-b.mtu: [1500, 9000]\n",
+                                             "inline.yaml");
+  const auto cells = expand_sweep(s);
+  ASSERT_EQ(cells.size(), 4u);
+  EXPECT_EQ(cells[1][0].value, "100");
+  EXPECT_EQ(cells[1][1].value, "9000");
+  EXPECT_EQ(parse_scenario_text(kBase, "inline.yaml", cells[3]).links[0].mtu, 9000);
+}
+
+}  // namespace
+}  // namespace netsim

@@ -1,0 +1,43 @@
+// Command-line parsing for the `netsim` tool.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "netsim/results/result_writers.h"
+#include "netsim/scenario/scenario_spec.h"
+
+namespace netsim::cli {
+
+// Documented exit codes (see `netsim --help`).
+enum ExitCode : int {
+  kOk = 0,
+  kRunFailed = 1,      // at least one run failed; the others' results were still written
+  kUsage = 2,          // bad command-line syntax
+  kBadScenario = 3,    // the scenario file or an override is invalid
+  kOutputError = 4,    // results could not be written
+};
+
+// A command-line mistake; what() is the message, printed with a hint to --help.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Options {
+  std::string command;  // run | validate | topo | help | version
+  std::string scenario_file;
+  std::vector<Override> overrides;  // --set and --seed, in command-line order
+  OutputFormat format = OutputFormat::text;
+  std::optional<std::string> out_path;
+  bool dot = false;
+  bool help = false;
+  unsigned jobs = 0;  // 0: all cores
+};
+
+Options parse_args(const std::vector<std::string>& args);
+std::string usage(const std::string& command);
+
+}  // namespace netsim::cli
