@@ -31,6 +31,7 @@ function(run what)
 endfunction()
 
 set(prefix "${WORK_DIR}/prefix")
+unset(ENV{DESTDIR})  # cmake --install would prepend it to the prefix
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
 

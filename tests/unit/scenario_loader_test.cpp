@@ -1,10 +1,11 @@
+#include "netsim/scenario/scenario_loader.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
-#include "netsim/scenario/scenario_loader.h"
 #include "netsim/sim/units.h"
 
 namespace netsim {
@@ -12,7 +13,9 @@ namespace {
 
 using namespace netsim::literals;
 
-std::string fixture(const std::string& name) { return std::string(NETSIM_SOURCE_DIR) + "/tests/data/scenarios/" + name; }
+std::string fixture(const std::string& name) {
+  return std::string(NETSIM_SOURCE_DIR) + "/tests/data/scenarios/" + name;
+}
 
 // Loads a fixture that must fail and returns the error.
 ScenarioError load_error(const std::string& path, const std::vector<Override>& overrides = {}) {
@@ -45,9 +48,8 @@ void expect_bad(const std::string& name, int line, int column, const std::string
   EXPECT_EQ(e.loc.column, column);
   EXPECT_EQ(e.field, field);
   EXPECT_NE(e.message.find(fragment), std::string::npos) << e.what();
-  const std::string prefix =
-      path + ":" + std::to_string(line) + ":" + std::to_string(column) + ": error: " +
-      (field.empty() ? std::string() : "field '" + field + "': ");
+  const std::string prefix = path + ":" + std::to_string(line) + ":" + std::to_string(column) +
+                             ": error: " + (field.empty() ? std::string() : "field '" + field + "': ");
   EXPECT_EQ(std::string(e.what()), prefix + e.message);
 }
 
@@ -248,6 +250,10 @@ TEST(ScenarioLoaderErrors, Directory) {
 TEST(ScenarioLoaderErrors, EmptyFile) { expect_bad("empty.yaml", 1, 1, "", "the scenario is empty"); }
 TEST(ScenarioLoaderErrors, TopLevelNotAMap) { expect_bad("top_list.yaml", 2, 1, "", "top level must be a map"); }
 TEST(ScenarioLoaderErrors, TwoDocuments) { expect_bad("two_documents.yaml", 5, 1, "", "one YAML document"); }
+TEST(ScenarioLoaderErrors, LeadingComma) { expect_bad("leading_comma.yaml", 2, 1, "", "invalid YAML: unexpected ','"); }
+TEST(ScenarioLoader, TrailingEmptyDocumentsAreHarmless) {
+  EXPECT_EQ(parse_scenario_text(kBase + "---\n...\n", "inline.yaml").name, "t");
+}
 
 TEST(ScenarioLoaderErrors, UnknownKeyWithSuggestion) {
   expect_bad("unknown_key.yaml", 8, 37, "links.a-b.dealy", "did you mean 'delay'?");
@@ -271,9 +277,12 @@ TEST(ScenarioLoaderErrors, ListWhereMapExpected) {
 TEST(ScenarioLoaderErrors, EveryNotInteger) {
   expect_bad("every_not_integer.yaml", 10, 38, "filters.drop.every", "expected an integer, got '1.5'");
 }
-TEST(ScenarioLoaderErrors, HzNotInteger) { expect_bad("hz_fast.yaml", 7, 9, "hosts.a.hz", "expected an integer, got 'fast'"); }
+TEST(ScenarioLoaderErrors, HzNotInteger) {
+  expect_bad("hz_fast.yaml", 7, 9, "hosts.a.hz", "expected an integer, got 'fast'");
+}
 TEST(ScenarioLoaderErrors, ListWhereStringExpected) {
-  expect_text_error("name: [a, b]\n" + kBase.substr(kBase.find('\n') + 1), 1, 7, "name", "expected a string, got a list");
+  expect_text_error("name: [a, b]\n" + kBase.substr(kBase.find('\n') + 1), 1, 7, "name",
+                    "expected a string, got a list");
 }
 
 TEST(ScenarioLoaderErrors, MissingRequiredFieldAtParentMap) {
@@ -304,7 +313,8 @@ TEST(ScenarioLoaderErrors, FlowEndpointIsASwitch) {
   expect_text_error(edited, 9, 32, "traffic.f.to", "'sw' is a switch");
 }
 TEST(ScenarioLoaderErrors, FilterOnSwitch) {
-  expect_bad("filter_on_switch.yaml", 13, 17, "filters.drop.host", "'sw1' is a switch, but filters can only be attached");
+  expect_bad("filter_on_switch.yaml", 13, 17, "filters.drop.host",
+             "'sw1' is a switch, but filters can only be attached");
 }
 TEST(ScenarioLoaderErrors, LinkToItself) {
   expect_bad("link_self.yaml", 8, 21, "links.loop.ends", "two different ends, but both are 'a'");
@@ -318,7 +328,9 @@ TEST(ScenarioLoaderErrors, UnparsableUnit) {
   expect_bad("bad_unit.yaml", 8, 44, "links.a-b.delay", "unknown unit 'parsecs'");
 }
 
-TEST(ScenarioLoaderErrors, HzOutOfRange) { expect_bad("hz_range.yaml", 5, 31, "hosts.a.hz", "between 10 and 100000, got 5"); }
+TEST(ScenarioLoaderErrors, HzOutOfRange) {
+  expect_bad("hz_range.yaml", 5, 31, "hosts.a.hz", "between 10 and 100000, got 5");
+}
 TEST(ScenarioLoaderErrors, PacketNotBelowEvery) {
   expect_bad("packet_ge_every.yaml", 10, 51, "filters.drop.packet", "must be less than every (100), got 100");
 }
@@ -328,7 +340,9 @@ TEST(ScenarioLoaderErrors, ProbabilityOutOfRange) {
 TEST(ScenarioLoaderErrors, PortOutOfRange) {
   expect_bad("port_range.yaml", 10, 45, "traffic.f.dst_port", "between 1 and 65535, got 70000");
 }
-TEST(ScenarioLoaderErrors, MtuOutOfRange) { expect_bad("mtu_range.yaml", 8, 42, "links.a-b.mtu", "between 68 and 65535, got 20"); }
+TEST(ScenarioLoaderErrors, MtuOutOfRange) {
+  expect_bad("mtu_range.yaml", 8, 42, "links.a-b.mtu", "between 68 and 65535, got 20");
+}
 TEST(ScenarioLoaderErrors, Ipv6MtuBelow1280) {
   expect_bad("ipv6_mtu.yaml", 8, 42, "links.a-b.mtu", "at least 1280 on a link to IPv6 host 'a'");
 }
@@ -388,7 +402,8 @@ TEST(ScenarioLoaderErrors, NameReusedAcrossNodeKinds) {
 TEST(ScenarioLoaderErrors, InvalidName) { expect_bad("bad_name.yaml", 5, 3, "hosts.a.1", "invalid name 'a.1'"); }
 TEST(ScenarioLoaderErrors, EmptyHosts) { expect_bad("empty_hosts.yaml", 4, 8, "hosts", "no hosts defined"); }
 TEST(ScenarioLoaderErrors, DuplicateKeyReportsSecond) {
-  expect_bad("duplicate_key.yaml", 12, 5, "links.a-b.rate", "duplicate key 'rate' (first defined at line 10, column 5)");
+  expect_bad("duplicate_key.yaml", 12, 5, "links.a-b.rate",
+             "duplicate key 'rate' (first defined at line 10, column 5)");
 }
 TEST(ScenarioLoaderErrors, DuplicateHost) {
   expect_bad("duplicate_host.yaml", 7, 3, "hosts.a", "duplicate key 'a' (first defined at line 5, column 3)");
@@ -522,8 +537,8 @@ TEST(ScenarioSweep, CartesianProductFirstAxisSlowest) {
   const ScenarioSpec s = load_scenario(fixture("good/full.yaml"));
   const auto cells = expand_sweep(s);
   ASSERT_EQ(cells.size(), 6u);
-  const std::vector<std::pair<std::string, std::string>> expected{
-      {"10us", "1"}, {"10us", "2"}, {"10us", "3"}, {"100us", "1"}, {"100us", "2"}, {"100us", "3"}};
+  const std::vector<std::pair<std::string, std::string>> expected{{"10us", "1"},  {"10us", "2"},  {"10us", "3"},
+                                                                  {"100us", "1"}, {"100us", "2"}, {"100us", "3"}};
   for (std::size_t i = 0; i < cells.size(); ++i) {
     ASSERT_EQ(cells[i].size(), 2u);
     EXPECT_EQ(cells[i][0].key, "links.a-sw.delay");
@@ -554,8 +569,8 @@ TEST(ScenarioSweep, CommandLineWinsOverAxis) {
 }
 
 TEST(ScenarioSweep, AxisMayAddADefaultedField) {
-  const ScenarioSpec s = parse_scenario_text(kBase + "sweep:\n  hosts.a.hz: [100, 1000]\n  links.a-b.mtu: [1500, 9000]\n",
-                                             "inline.yaml");
+  const ScenarioSpec s =
+      parse_scenario_text(kBase + "sweep:\n  hosts.a.hz: [100, 1000]\n  links.a-b.mtu: [1500, 9000]\n", "inline.yaml");
   const auto cells = expand_sweep(s);
   ASSERT_EQ(cells.size(), 4u);
   EXPECT_EQ(cells[1][0].value, "100");

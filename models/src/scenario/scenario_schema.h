@@ -10,9 +10,9 @@ namespace netsim::scenario_internal {
 
 using KeyList = std::span<const std::string_view>;
 
-inline constexpr std::array<std::string_view, 13> kTopKeys{"name",  "description", "seed",    "duration", "interval",
-                                                           "hosts", "switches",    "hubs",    "links",    "filters",
-                                                           "traffic", "sweep",     "measured"};
+inline constexpr std::array<std::string_view, 13> kTopKeys{"name",    "description", "seed",    "duration", "interval",
+                                                           "hosts",   "switches",    "hubs",    "links",    "filters",
+                                                           "traffic", "sweep",       "measured"};
 // Top-level fields that hold a single scalar, and so can be overridden or swept.
 inline constexpr std::array<std::string_view, 5> kTopScalarKeys{"name", "description", "seed", "duration", "interval"};
 
@@ -21,10 +21,10 @@ inline constexpr std::array<std::string_view, 2> kSwitchKeys{"buffer", "buffer_p
 inline constexpr std::array<std::string_view, 2> kHubKeys{"rate", "buffer"};
 inline constexpr std::array<std::string_view, 6> kLinkKeys{"ends", "rate", "delay", "mtu", "framing", "queue"};
 inline constexpr std::array<std::string_view, 2> kQueueKeys{"packets", "bytes"};
-inline constexpr std::array<std::string_view, 7> kFilterKeys{"host",  "hook",        "type", "every",
+inline constexpr std::array<std::string_view, 7> kFilterKeys{"host",   "hook",        "type", "every",
                                                              "packet", "probability", "match"};
 inline constexpr std::array<std::string_view, 3> kMatchKeys{"protocol", "src_port", "dst_port"};
-inline constexpr std::array<std::string_view, 9> kUdpFlowKeys{"type", "from",  "to",    "src_port", "dst_port",
+inline constexpr std::array<std::string_view, 9> kUdpFlowKeys{"type", "from", "to",    "src_port", "dst_port",
                                                               "size", "rate", "start", "stop"};
 
 inline constexpr std::array<std::string_view, 2> kFilterHooks{"ingress", "egress"};

@@ -22,8 +22,8 @@ namespace {
 constexpr std::int64_t kUnbounded = std::numeric_limits<std::int64_t>::max();
 constexpr std::int64_t kDefaultSwitchBuffer = 128'000;  // 128KB
 constexpr std::int64_t kDefaultHubBuffer = 64'000;      // 64KB
-constexpr std::int64_t kMinMtu = 68;                     // RFC 791
-constexpr std::int64_t kMinIpv6Mtu = 1280;               // RFC 8200
+constexpr std::int64_t kMinMtu = 68;                    // RFC 791
+constexpr std::int64_t kMinIpv6Mtu = 1280;              // RFC 8200
 constexpr std::int64_t kMaxMtu = 65535;
 constexpr std::int64_t kMaxUdpPayload = 65507;  // 65535 - 20 (IPv4) - 8 (UDP)
 constexpr std::int64_t kMaxFraming = 65535;
@@ -73,7 +73,7 @@ class Validator {
   void parse_sweep_axis(const std::string& key, const Field& f);
 
   void declare_node(const std::string& name, const Field& f, NodeKind kind, std::size_t index);
-  const NodeDecl& resolve(const Field& ref, const std::string& name, bool host_only, std::string_view why_host);
+  void resolve(const Field& ref, const std::string& name, bool host_only, std::string_view why_host) const;
   bool is_ipv6_host(const std::string& name) const;
   std::vector<std::string> element_names(std::string_view section) const;
   void check_sweep_key(const Field& key, const std::string& path);
@@ -82,9 +82,9 @@ class Validator {
   const Reader& r_;
   bool with_sweep_;
   ScenarioSpec spec_;
-  std::map<std::string, NodeDecl> nodes_;            // hosts, switches and hubs share one namespace
-  std::map<std::string, std::string> addresses_;     // binary address -> host name
-  std::vector<std::function<void()>> deferred_;      // pass 2, in file order
+  std::map<std::string, NodeDecl> nodes_;         // hosts, switches and hubs share one namespace
+  std::map<std::string, std::string> addresses_;  // binary address -> host name
+  std::vector<std::function<void()>> deferred_;   // pass 2, in file order
 };
 
 ScenarioSpec Validator::run(const YAML::Node& root) {
@@ -93,8 +93,7 @@ ScenarioSpec Validator::run(const YAML::Node& root) {
   check_top_level(root, r_);
   const auto seen = r_.visit_fields(top, kTopKeys, [this](const std::string& k, const Field& f) { parse_top(k, f); });
   r_.require(top, seen, kRequiredTop);
-  // Checks may be added while running; index rather than iterate.
-  for (std::size_t i = 0; i < deferred_.size(); ++i) deferred_[i]();
+  for (const auto& check : deferred_) check();
   check_connectivity();
   return std::move(spec_);
 }
@@ -267,7 +266,8 @@ void Validator::parse_link(const std::string& name, const Field& f) {
 }
 
 void Validator::parse_ends(const Field& f, LinkSpec& link, std::optional<Field>& end_a, std::optional<Field>& end_b) {
-  if (!f.value.IsSequence()) r_.fail(f, "expected a list of two node names such as [sender, sw1], got " + describe(f.value));
+  if (!f.value.IsSequence())
+    r_.fail(f, "expected a list of two node names such as [sender, sw1], got " + describe(f.value));
   if (f.value.size() != 2) {
     r_.fail(f, "expected exactly two node names, got " + std::to_string(f.value.size()));
   }
@@ -293,8 +293,9 @@ void Validator::parse_filter(const std::string& name, const Field& f) {
   std::optional<Field> packet;
   const auto only_for = [&](FilterType t, const Field& v, const std::string& key) {
     if (fs.type != t) {
-      r_.fail(key_field(v), "'" + key + "' applies only to filters of type " + (t == FilterType::nth ? "nth" : "random") +
-                                 ", and this filter is of type " + type_name);
+      r_.fail(key_field(v), "'" + key + "' applies only to filters of type " +
+                                (t == FilterType::nth ? "nth" : "random") + ", and this filter is of type " +
+                                type_name);
     }
   };
   const auto seen = r_.visit_fields(f, kFilterKeys, [&](const std::string& key, const Field& v) {
@@ -430,8 +431,7 @@ void Validator::parse_sweep_axis(const std::string& key, const Field& f) {
   deferred_.emplace_back([this, k = key_field(f), key] { check_sweep_key(k, key); });
 }
 
-const Validator::NodeDecl& Validator::resolve(const Field& ref, const std::string& name, bool host_only,
-                                              std::string_view why_host) {
+void Validator::resolve(const Field& ref, const std::string& name, bool host_only, std::string_view why_host) const {
   const auto it = nodes_.find(name);
   if (it == nodes_.end()) {
     std::vector<std::string> known;
@@ -447,7 +447,6 @@ const Validator::NodeDecl& Validator::resolve(const Field& ref, const std::strin
   if (host_only && it->second.kind != NodeKind::host) {
     r_.fail(ref, "'" + name + "' is a " + kind_name(it->second.kind) + ", but " + std::string(why_host));
   }
-  return it->second;
 }
 
 bool Validator::is_ipv6_host(const std::string& name) const {
@@ -482,9 +481,9 @@ void Validator::check_sweep_key(const Field& key, const std::string& path) {
     if (!contains(kTopScalarKeys, parts[0])) {
       std::vector<std::string> candidates(kTopScalarKeys.begin(), kTopScalarKeys.end());
       for (const auto& s : kSections) candidates.emplace_back(s.name);
-      r_.fail(key, "'" + parts[0] + "' is not a field that can be swept (top-level fields: " +
-                       join_words(kTopScalarKeys) + "; element fields: <section>.<name>.<field>)" +
-                       suggestion(parts[0], candidates));
+      r_.fail(key, "'" + parts[0] +
+                       "' is not a field that can be swept (top-level fields: " + join_words(kTopScalarKeys) +
+                       "; element fields: <section>.<name>.<field>)" + suggestion(parts[0], candidates));
     }
     if (parts.size() > 1) r_.fail(key, "'" + parts[0] + "' is a single value and has no field '" + parts[1] + "'");
     return;
@@ -507,14 +506,14 @@ void Validator::check_sweep_key(const Field& key, const std::string& path) {
   }
   const std::string& field = parts[2];
   if (!contains(section->keys, field)) {
-    r_.fail(key, "unknown " + std::string(section->element) + " field '" + field + "' (fields: " +
-                     join_words(section->keys) + ")" + suggestion(field, section->keys));
+    r_.fail(key, "unknown " + std::string(section->element) + " field '" + field +
+                     "' (fields: " + join_words(section->keys) + ")" + suggestion(field, section->keys));
   }
   if (field == section->list_key) r_.fail(key, "'" + element + "." + field + "' is a list and cannot be swept");
   if (field == section->sub_key) {
     if (parts.size() != 4) {
-      r_.fail(key, "'" + element + "." + field + "' is a map; sweep one of its fields: " +
-                       join_words(section->sub_keys));
+      r_.fail(key,
+              "'" + element + "." + field + "' is a map; sweep one of its fields: " + join_words(section->sub_keys));
     }
     if (!contains(section->sub_keys, parts[3])) {
       r_.fail(key, "unknown " + field + " field '" + parts[3] + "' (fields: " + join_words(section->sub_keys) + ")" +
@@ -553,9 +552,9 @@ void Validator::check_connectivity() const {
                  "host '" + h.name + "' is the only host: a scenario needs at least two hosts connected by links");
     }
     if (!connected) {
-      r_.fail_at(h.loc, "hosts." + h.name,
-                 "host '" + h.name + "' has no path to any other host (e.g. '" + other->name +
-                     "'): connect it with a link");
+      r_.fail_at(
+          h.loc, "hosts." + h.name,
+          "host '" + h.name + "' has no path to any other host (e.g. '" + other->name + "'): connect it with a link");
     }
   }
   for (const auto& fl : spec_.udp_flows) {

@@ -134,7 +134,8 @@ SourceLoc Reader::loc(const Field& f) const {
 ScenarioError Reader::error(const Field& at, std::string message) const {
   const std::string* text = origins_.find(at.value);
   if (text == nullptr && !has_position(at.value)) text = origins_.find(at.key);
-  if (text != nullptr) return ScenarioError(SourceLoc{std::string(kOverrideSource), 0, 0}, at.path, std::move(message), *text);
+  if (text != nullptr)
+    return ScenarioError(SourceLoc{std::string(kOverrideSource), 0, 0}, at.path, std::move(message), *text);
   return ScenarioError(loc(at), at.path, std::move(message));
 }
 
@@ -209,7 +210,8 @@ void Reader::require(const Field& map, const std::set<std::string>& seen, KeyLis
 std::optional<Field> Reader::find(const Field& map, std::string_view key) const {
   if (map.value.IsMap()) {
     for (auto it = map.value.begin(); it != map.value.end(); ++it) {
-      if (it->first.IsScalar() && it->first.Scalar() == key) return Field{it->second, it->first, join_path(map.path, key)};
+      if (it->first.IsScalar() && it->first.Scalar() == key)
+        return Field{it->second, it->first, join_path(map.path, key)};
     }
   }
   return std::nullopt;
@@ -226,7 +228,8 @@ std::int64_t Reader::integer(const Field& f, std::int64_t lo, std::int64_t hi) c
   if (digits.size() > 1 && digits[0] == '+' && digits[1] != '-') digits.remove_prefix(1);
   std::int64_t v = 0;
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
-  if (ec == std::errc::result_out_of_range) fail(f, "'" + text + "' is out of range: must be " + range_text(lo, hi, ""));
+  if (ec == std::errc::result_out_of_range)
+    fail(f, "'" + text + "' is out of range: must be " + range_text(lo, hi, ""));
   if (ec != std::errc() || end != digits.data() + digits.size()) fail(f, "expected an integer, got '" + text + "'");
   if (v < lo || v > hi) fail(f, "out of range: must be " + range_text(lo, hi, "") + ", got " + std::to_string(v));
   return v;

@@ -10,8 +10,11 @@
 //   = 8.528 us at 1 Gbit/s, so the last datagram arrives at
 //   9600 us + 8.528 us + 5 us = 9613.528 us, and the a->b channel was busy
 //   13 * 8.528 us = 110.864 us.
-// The numbers also go through a results::RunResult protobuf message and back,
-// so the generated code and libprotobuf must link too. Exit status 0 iff all match.
+// The numbers also go through a results::FlowStats protobuf message and back,
+// so the generated code and libprotobuf must link too.
+// Then the same network as a YAML scenario, through parse_scenario_text and
+// run_scenario (so yaml-cpp must link): the same 13 datagrams must arrive.
+// Exit status 0 iff every number matches.
 #include <cstdint>
 #include <iostream>
 #include <string>
@@ -21,6 +24,8 @@
 #include "netsim/host/host.h"
 #include "netsim/net/link.h"
 #include "netsim/results/run_result.pb.h"
+#include "netsim/scenario/scenario_loader.h"
+#include "netsim/scenario/scenario_runner.h"
 #include "netsim/sim/simulation.h"
 #include "netsim/topology/topology.h"
 #include "netsim/version.h"
@@ -97,6 +102,25 @@ int main() {
   check("last arrival (ps)", decoded.end_ps(), 9'613'528'000);
   check("a->b busy time (ps)", link.a_to_b().counters().busy_time, 110'864'000);
   check("packets still allocated", static_cast<std::int64_t>(sim.packets().in_use()), 0);
+
+  const char* const yaml = R"(
+name: consumer
+duration: 10ms
+hosts:
+  a: { address: 10.0.0.1 }
+  b: { address: 10.0.0.2 }
+links:
+  a-b: { ends: [a, b], rate: 1Gbps, delay: 5us }
+traffic:
+  flow: { type: udp, from: a, to: b, size: 1000B, rate: 10Mbps }
+)";
+  const results::RunResult run = run_scenario(parse_scenario_text(yaml, "consumer.yaml"));
+  if (!run.error().empty() || run.flows_size() != 1) {
+    std::cout << "scenario run failed: '" << run.error() << "', " << run.flows_size() << " flows\n";
+    return 1;
+  }
+  check("scenario: packets received", static_cast<std::int64_t>(run.flows(0).packets_received()), 13);
+  check("scenario: payload bytes received", static_cast<std::int64_t>(run.flows(0).bytes_received()), 13'000);
   std::cout << (failures == 0 ? "consumer: OK\n" : "consumer: FAILED\n");
   return failures == 0 ? 0 : 1;
 }

@@ -22,17 +22,47 @@ inline constexpr std::uint32_t ip_header_bytes(IpVersion v) { return v == IpVers
 inline constexpr std::uint32_t kUdpHeaderBytes = 8;
 inline constexpr std::uint32_t kTcpHeaderBytes = 20;  // without options
 
-// Room for the TCP fields the models need (filled in by the TCP models).
+// TCP header fields the models use (filled in by the TCP models).
+namespace tcp_flags {
+inline constexpr std::uint8_t kFin = 0x01;
+inline constexpr std::uint8_t kSyn = 0x02;
+inline constexpr std::uint8_t kRst = 0x04;
+inline constexpr std::uint8_t kPush = 0x08;
+inline constexpr std::uint8_t kAck = 0x10;
+}  // namespace tcp_flags
+
+struct SackBlock {
+  std::uint32_t start = 0;
+  std::uint32_t end = 0;
+};
+
 struct TcpSegmentInfo {
   std::uint32_t seq = 0;
   std::uint32_t ack = 0;
-  std::uint32_t window = 0;
-  std::uint16_t flags = 0;
-  std::uint16_t option_bytes = 0;
+  std::uint32_t window = 0;        // as carried in the header (before scaling)
+  std::uint8_t flags = 0;          // tcp_flags::*
+  // Options. SYN-only options are meaningful only with kSyn.
+  bool ts_present = false;
+  bool sack_permitted = false;     // SYN
+  std::uint8_t wscale = 0xff;      // SYN; 0xff: option absent
+  std::uint16_t mss = 0;           // SYN; 0: option absent
   std::uint32_t ts_val = 0;
   std::uint32_t ts_ecr = 0;
   std::uint8_t sack_block_count = 0;
-  std::array<std::array<std::uint32_t, 2>, 4> sack_blocks{};
+  std::array<SackBlock, 4> sack_blocks{};
+
+  // Option bytes on the wire, padded to 32-bit words as stacks lay them out.
+  std::uint32_t option_bytes() const {
+    std::uint32_t n = 0;
+    if ((flags & tcp_flags::kSyn) != 0) {
+      if (mss != 0) n += 4;
+      if (wscale != 0xff) n += 4;               // NOP + 3
+      if (sack_permitted && !ts_present) n += 4;  // NOP NOP + 2 (else shares the TS word)
+    }
+    if (ts_present) n += 12;                    // NOP NOP + 10 (or SACK-permitted + 10)
+    if (sack_block_count > 0) n += 4 + 8u * sack_block_count;  // NOP NOP + 2 + 8n
+    return n;
+  }
 };
 
 struct Packet {
