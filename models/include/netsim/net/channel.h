@@ -63,6 +63,14 @@ class Channel final : public EventHandler {
   bool send(Packet* p);
 
   void add_listener(ChannelListener* l) { listeners_.push_back(l); }
+  // Interposes a stage (a NIC's receive path, say) between the wire and the
+  // node: packets then go to `r` instead of the node the link was built with.
+  void set_receiver(PacketReceiver* r, int port) {
+    receiver_ = r;
+    receiver_port_ = port;
+  }
+  PacketReceiver* receiver() const { return receiver_; }
+  int receiver_port() const { return receiver_port_; }
   const ChannelConfig& config() const { return config_; }
   void set_limits(std::optional<std::uint64_t> packets, std::optional<std::uint64_t> bytes) {
     config_.limit_packets = packets;
