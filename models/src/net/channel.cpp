@@ -40,6 +40,7 @@ void Channel::start_next() {
   if (in_service_ == nullptr) return;
   const SimTime tx = config_.rate.transmit_time(in_service_->ip_bytes() + config_.framing_bytes);
   counters_.busy_time += tx;
+  tx_end_ = sim_.now() + tx;
   sim_.schedule_in(tx, this, kTransmitDone);
   for (ChannelListener* l : listeners_) l->on_transmit_start();
 }

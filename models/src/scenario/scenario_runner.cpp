@@ -48,7 +48,9 @@ class IntervalSampler final : public EventHandler {
   std::vector<std::uint64_t> last_bytes_;
 };
 
-void add_channel_stats(results::RunResult& out, const std::string& link, const Channel& ch, SimTime duration) {
+// Busy time and utilization cover [0, duration]; counts include the drain.
+void add_channel_stats(results::RunResult& out, const std::string& link, const Channel& ch, SimTime busy,
+                       SimTime duration) {
   const ChannelCounters& c = ch.counters();
   auto* s = out.add_links();
   s->set_link(link);
@@ -58,8 +60,8 @@ void add_channel_stats(results::RunResult& out, const std::string& link, const C
   s->set_bytes_sent(c.bytes_sent);
   s->set_packets_dropped(c.packets_dropped + c.mtu_drops);
   s->set_bytes_dropped(c.bytes_dropped);
-  s->set_busy_ps(c.busy_time);
-  s->set_utilization(duration > 0 ? static_cast<double>(c.busy_time) / static_cast<double>(duration) : 0.0);
+  s->set_busy_ps(busy);
+  s->set_utilization(duration > 0 ? static_cast<double>(busy) / static_cast<double>(duration) : 0.0);
   s->set_max_queue_packets(c.max_queue_packets);
   s->set_max_queue_bytes(c.max_queue_bytes);
 }
@@ -84,6 +86,11 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
   std::unique_ptr<IntervalSampler> sampler;
   if (spec.interval > 0) sampler = std::make_unique<IntervalSampler>(b, spec.interval, out);
   sim.run_until(spec.duration);
+  std::vector<SimTime> busy_at_end;
+  for (const Link* l : b.links) {
+    busy_at_end.push_back(l->a_to_b().busy_time_so_far(spec.duration));
+    busy_at_end.push_back(l->b_to_a().busy_time_so_far(spec.duration));
+  }
   // Sources are inactive past `duration`; let in-flight packets land.
   sim.run_until(spec.duration + options.drain);
 
@@ -110,9 +117,9 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
     s->set_start_ps(c.start);
     s->set_end_ps(c.stop);
   }
-  for (const Link* l : b.links) {
-    add_channel_stats(out, l->name(), l->a_to_b(), spec.duration);
-    add_channel_stats(out, l->name(), l->b_to_a(), spec.duration);
+  for (std::size_t i = 0; i < b.links.size(); ++i) {
+    add_channel_stats(out, b.links[i]->name(), b.links[i]->a_to_b(), busy_at_end[2 * i], spec.duration);
+    add_channel_stats(out, b.links[i]->name(), b.links[i]->b_to_a(), busy_at_end[2 * i + 1], spec.duration);
   }
   for (const BuiltFilter& f : b.filters) {
     auto* s = out.add_filters();

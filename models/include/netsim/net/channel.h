@@ -82,6 +82,11 @@ class Channel final : public EventHandler {
   std::uint64_t occupancy_bytes() const { return queue_.bytes() + (in_service_ != nullptr ? in_service_->ip_bytes() : 0); }
   std::uint64_t queued_packets() const { return queue_.packets(); }
   bool busy() const { return in_service_ != nullptr; }
+  // Serialization time spent up to `now` (busy_time counts a frame's whole
+  // serialization when it starts).
+  SimTime busy_time_so_far(SimTime now) const {
+    return counters_.busy_time - (in_service_ != nullptr && tx_end_ > now ? tx_end_ - now : 0);
+  }
   const std::string& from() const { return from_; }
   const std::string& to() const { return to_; }
 
@@ -98,6 +103,7 @@ class Channel final : public EventHandler {
   int receiver_port_;
   PacketQueue queue_;
   Packet* in_service_ = nullptr;
+  SimTime tx_end_ = 0;
   std::vector<ChannelListener*> listeners_;
   ChannelCounters counters_;
 };

@@ -1,0 +1,610 @@
+#include "netsim/tcp/freebsd_tcp_sender.h"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+
+#include "netsim/cc/cc_framework.h"
+#include "netsim/cc/cc_registry.h"
+
+namespace netsim::tcp {
+namespace {
+
+// tcp_syn_backoff[] of tcp_timer.c: SYN retransmits back off slowly at first.
+constexpr std::array<int, TCP_MAXRXTSHIFT + 1> kSynBackoff{1, 1, 1, 1, 1, 2, 4, 8, 16, 32, 64, 64, 64};
+constexpr std::uint32_t kTcpMaxWin = 65535;
+constexpr std::uint32_t kSoSndLowat = 2048;     // default SO_SNDLOWAT
+constexpr std::uint32_t kAdvertisedWindow = 65535;  // we receive almost nothing
+
+bool ts_lt(std::uint32_t a, std::uint32_t b) { return static_cast<std::int32_t>(a - b) < 0; }
+
+}  // namespace
+
+FreeBsdTcpSender::FreeBsdTcpSender(Simulation& sim, std::string name, Host& host, NodeId peer,
+                                   std::uint16_t peer_port, const FreeBsdTcpConfig& config)
+    : Component(sim, std::move(name)),
+      host_(host),
+      clock_(host.clock()),
+      peer_(peer),
+      peer_port_(peer_port),
+      local_port_(host.ephemeral_port()),
+      config_(config),
+      timers_(TcpTimerParams::for_hz(host.clock().hz())),
+      cc_(cc::make_cc(config.cc)),
+      rexmt_(host.clock(), this, kRexmtTimer),
+      sb_hiwat_(config.sendspace) {
+  host.bind(IpProtocol::tcp, local_port_, this);
+  tp_.hz = timers_.hz;
+  tp_.compute_pipe = [this] { return sb_.tcp_compute_pipe(sack_state()); };
+  rtt_.t_rttmin = timers_.rexmit_min;
+  rtt_.t_rxtcur = timers_.rexmit_initial;  // tcp_newtcpcb: TCPTV_RTOBASE
+  tp_.t_maxseg = 536;                      // tcp_mssdflt until the SYN exchange
+  tp_.maxseg = tp_.fixed_maxseg = 536;
+  sync_clock();
+  cc::cc_attach(tp_, *cc_);
+  Rng rng = sim.rng_stream("tcp/" + this->name() + "/iss");
+  iss_ = static_cast<std::uint32_t>(rng.next_u64());
+  ts_offset_ = static_cast<std::uint32_t>(rng.next_u64());
+}
+
+FreeBsdTcpSender::~FreeBsdTcpSender() {
+  if (cc_) cc_->cb_destroy(tp_.t_ccv);
+}
+
+std::uint32_t FreeBsdTcpSender::ts_now() const {
+  // getmicrouptime() is updated at each hardclock: the last tick edge, in ms.
+  const std::int64_t t = clock_.ticks();
+  const SimTime edge = t > 0 ? clock_.time_of_tick(t) : 0;
+  return static_cast<std::uint32_t>(edge / kPicosPerMilli);
+}
+
+SackConnState FreeBsdTcpSender::sack_state() const {
+  SackConnState s;
+  s.snd_una = tp_.snd_una;
+  s.snd_max = tp_.snd_max;
+  s.snd_nxt = tp_.snd_nxt;
+  s.snd_recover = tp_.snd_recover;
+  s.snd_fack = tp_.snd_fack;
+  s.snd_cwnd = tp_.snd_cwnd;
+  s.snd_ssthresh = tp_.snd_ssthresh;
+  s.t_flags = (tp_.t_flags & (TF_FASTRECOVERY | TF_CONGRECOVERY)) | (sack_on_ ? TF_SACK_PERMIT : 0u) |
+              (config_.lrd ? TF_LRD : 0u);
+  s.t_maxseg = tp_.t_maxseg;
+  s.maxseg = tp_.maxseg;
+  return s;
+}
+
+void FreeBsdTcpSender::sack_state_back(const SackConnState& s) {
+  tp_.snd_fack = s.snd_fack;
+  tp_.snd_cwnd = s.snd_cwnd;
+  tp_.snd_numholes = sb_.snd_numholes();
+}
+
+void FreeBsdTcpSender::sync_rtt_to_cc() {
+  tp_.t_srtt = rtt_.t_srtt;
+  tp_.t_rttupdated = static_cast<std::uint8_t>(std::min<std::uint32_t>(rtt_.t_rttupdated, 255));
+  tp_.t_rxtshift = rtt_.t_rxtshift;
+}
+
+// The CC wrappers read and reset PRR/SACK hints in their own struct: copy in
+// before, copy back after.
+namespace {
+void hint_to_cc(const sackhint& h, cc::SackHint& c) {
+  c.sack_bytes_rexmit = h.sack_bytes_rexmit;
+  c.delivered_data = h.delivered_data;
+  c.prr_delivered = h.prr_delivered;
+  c.prr_out = h.prr_out;
+}
+void hint_from_cc(const cc::SackHint& c, sackhint& h) {
+  h.sack_bytes_rexmit = c.sack_bytes_rexmit;
+  h.delivered_data = c.delivered_data;
+  h.prr_delivered = c.prr_delivered;
+  h.prr_out = c.prr_out;
+}
+}  // namespace
+
+std::uint64_t FreeBsdTcpSender::send_buffer_room() const {
+  return so_snd_cc_ >= sb_hiwat_ ? 0 : sb_hiwat_ - so_snd_cc_;
+}
+
+std::uint64_t FreeBsdTcpSender::write(std::uint64_t bytes) {
+  const std::uint64_t n = std::min(bytes, send_buffer_room());
+  so_snd_cc_ += n;
+  if (state_ == State::established && n > 0) tcp_output();
+  return n;
+}
+
+void FreeBsdTcpSender::refill() {
+  if (unlimited_) so_snd_cc_ = std::max<std::uint64_t>(so_snd_cc_, sb_hiwat_);
+}
+
+void FreeBsdTcpSender::connect() {
+  sync_clock();
+  state_ = State::syn_sent;
+  tp_.snd_una = tp_.snd_nxt = tp_.snd_max = tp_.snd_recover = iss_;
+  send_syn();
+  arm_rexmt(rtt_.t_rxtcur);
+}
+
+void FreeBsdTcpSender::send_syn() {
+  Packet* p = sim().packets().alloc();
+  p->dst = peer_;
+  p->protocol = IpProtocol::tcp;
+  p->src_port = local_port_;
+  p->dst_port = peer_port_;
+  p->tcp.seq = iss_;
+  p->tcp.flags = tcp_flags::kSyn;
+  p->tcp.window = kAdvertisedWindow;
+  const Channel* out = host_.route(peer_);
+  const std::uint32_t mtu = out != nullptr ? out->config().mtu : 1500;
+  p->tcp.mss = static_cast<std::uint16_t>(mtu - ip_header_bytes(host_.ip_version()) - kTcpHeaderBytes);
+  p->tcp.wscale = config_.request_wscale;
+  p->tcp.sack_permitted = config_.sack;
+  p->tcp.ts_present = config_.timestamps;
+  p->tcp.ts_val = ts_now() + ts_offset_;
+  p->l4_header_bytes = kTcpHeaderBytes + p->tcp.option_bytes();
+  tp_.snd_nxt = tp_.snd_max = iss_ + 1;
+  ++stats_.segments_sent;
+  host_.send(p);
+}
+
+void FreeBsdTcpSender::deliver(Packet* p) {
+  sync_clock();
+  if (state_ == State::syn_sent) {
+    if ((p->tcp.flags & (tcp_flags::kSyn | tcp_flags::kAck)) == (tcp_flags::kSyn | tcp_flags::kAck) &&
+        p->tcp.ack == iss_ + 1) {
+      handle_syn_ack(*p);
+    }
+  } else if (state_ == State::established && (p->tcp.flags & tcp_flags::kAck) != 0 &&
+             (p->tcp.flags & tcp_flags::kSyn) == 0) {
+    tcp_do_segment(*p);
+  }
+  sim().packets().release(p);
+}
+
+void FreeBsdTcpSender::handle_syn_ack(const Packet& p) {
+  const TcpSegmentInfo& th = p.tcp;
+  rcv_nxt_ = th.seq + 1;
+  snd_scale_offered_ = config_.request_wscale;
+  if (th.wscale != 0xff) tp_.snd_scale = std::min<std::uint8_t>(th.wscale, 14);
+  sack_on_ = config_.sack && th.sack_permitted;
+  ts_on_ = config_.timestamps && th.ts_present;
+  if (ts_on_) ts_recent_ = th.ts_val;
+  // tcp_mss(): min(path MTU - headers, offer); options are subtracted per segment.
+  const Channel* out = host_.route(peer_);
+  const std::uint32_t mtu = out != nullptr ? out->config().mtu : 1500;
+  const std::uint32_t path_mss = mtu - ip_header_bytes(host_.ip_version()) - kTcpHeaderBytes;
+  tp_.t_maxseg = std::max<std::uint32_t>(64, std::min<std::uint32_t>(path_mss, th.mss != 0 ? th.mss : 536));
+  tp_.fixed_maxseg = tp_.maxseg = tp_.t_maxseg - (ts_on_ ? 12u : 0u);
+  // tcp_mss() also rounds the send buffer up to a multiple of t_maxseg.
+  sb_hiwat_ = std::min(config_.sendbuf_max, (sb_hiwat_ + tp_.t_maxseg - 1) / tp_.t_maxseg * tp_.t_maxseg);
+  tp_.snd_wnd = th.window;  // a SYN's window is never scaled
+  snd_wl1_ = th.seq;
+  snd_wl2_ = th.ack;
+  tp_.snd_una = th.ack;
+  tp_.snd_recover = th.ack;
+  stop_rexmt();
+  if (ts_on_ && th.ts_ecr != 0) {
+    tcp_xmit_timer(rtt_, tcp_ts_rtt_sample(ts_now(), th.ts_ecr - ts_offset_, timers_.hz), timers_);
+  }
+  rtt_.t_rxtshift = 0;
+  sync_rtt_to_cc();
+  state_ = State::established;
+  cc::cc_conn_init(tp_);
+  acknow_ = true;
+  refill();
+  tcp_output();
+}
+
+void FreeBsdTcpSender::transmit(std::uint32_t seq, std::uint32_t len, std::uint8_t flags, bool retransmit) {
+  const std::uint32_t maxseg = tp_.maxseg;
+  std::uint32_t off = 0;
+  // A TSO burst leaves the interface as back-to-back wire segments.
+  do {
+    const std::uint32_t seg = std::min(len - off, maxseg);
+    Packet* p = sim().packets().alloc();
+    p->dst = peer_;
+    p->protocol = IpProtocol::tcp;
+    p->src_port = local_port_;
+    p->dst_port = peer_port_;
+    p->tcp.seq = seq + off;
+    p->tcp.ack = rcv_nxt_;
+    p->tcp.flags = flags;
+    p->tcp.window = kAdvertisedWindow >> snd_scale_offered_;
+    p->tcp.ts_present = ts_on_;
+    p->tcp.ts_val = ts_now() + ts_offset_;
+    p->tcp.ts_ecr = ts_recent_;
+    p->payload_bytes = seg;
+    p->l4_header_bytes = kTcpHeaderBytes + p->tcp.option_bytes();
+    ++stats_.segments_sent;
+    stats_.bytes_sent += seg;
+    if (retransmit) {
+      ++stats_.retransmitted_segments;
+      stats_.retransmitted_bytes += seg;
+    }
+    host_.send(p);
+    off += seg;
+  } while (off < len);
+}
+
+void FreeBsdTcpSender::sndbuf_autoscale() {
+  if (!config_.sendbuf_auto) return;
+  const std::uint32_t sendwin = std::min(tp_.snd_wnd, tp_.snd_cwnd);
+  const std::uint64_t used = so_snd_cc_;
+  const std::uint32_t lowat = std::min(kSoSndLowat, sb_hiwat_);
+  if (static_cast<std::uint64_t>(tp_.snd_wnd / 4 * 5) >= sb_hiwat_ && used >= (sb_hiwat_ / 8 * 7) - lowat &&
+      used < config_.sendbuf_max && sendwin >= used - (tp_.snd_nxt - tp_.snd_una)) {
+    sb_hiwat_ = std::min(sb_hiwat_ + config_.sendbuf_inc, config_.sendbuf_max);
+  }
+}
+
+void FreeBsdTcpSender::tcp_output() {
+  if (state_ != State::established) return;
+  sync_clock();
+  const std::uint32_t maxseg = tp_.maxseg;
+  // Idle restart (after_idle) when nothing is outstanding for an RTO.
+  if (tp_.snd_max == tp_.snd_una && (tp_.ticks - t_rcvtime_) >= rtt_.t_rxtcur) cc::cc_after_idle(tp_);
+  for (int guard = 0; guard < 100000; ++guard) {
+    refill();
+    std::int64_t off = static_cast<std::int32_t>(tp_.snd_nxt - tp_.snd_una);
+    const std::uint32_t sendwin = std::min(tp_.snd_wnd, tp_.snd_cwnd);
+    bool sendalot = false;
+    bool sack_rxmit = false;
+    std::int64_t len = 0;
+    const sackhole* hole = nullptr;
+    int sack_bytes_rxmt = 0;
+    SackConnState st = sack_state();
+    if (sack_on_ && IN_FASTRECOVERY(tp_.t_flags) && (hole = sb_.tcp_sack_output(st, sack_bytes_rxmt)) != nullptr) {
+      const u_int l = SackScoreboard::tcp_sack_rxmit_len(st, *hole, tp_.snd_wnd, sack_bytes_rxmt);
+      if (l > 0) {
+        len = l;
+        off = static_cast<std::int32_t>(hole->rxmit - tp_.snd_una);
+        sack_rxmit = true;
+        sendalot = true;
+      }
+    } else if (sack_on_) {
+      sack_bytes_rxmt = sb_.sackhint.sack_bytes_rexmit;
+    }
+    const std::int64_t avail = static_cast<std::int64_t>(std::min<std::uint64_t>(so_snd_cc_, INT32_MAX));
+    if (!sack_rxmit) {
+      if (sack_bytes_rxmt == 0 || SEQ_LT(tp_.snd_nxt, tp_.snd_max)) {
+        len = std::min<std::int64_t>(avail, sendwin) - off;
+      } else {
+        // In SACK recovery with every hole resent: new data within what the
+        // (PRR-set) cwnd leaves after the data sent since recovery began.
+        std::int64_t cwin = static_cast<std::int64_t>(tp_.snd_cwnd) -
+                            std::max<std::int64_t>(0, static_cast<std::int32_t>(tp_.snd_nxt - tp_.snd_recover)) -
+                            sack_bytes_rxmt;
+        if (cwin < 0) cwin = 0;
+        len = std::min<std::int64_t>(avail - off, cwin);
+      }
+    }
+    if (len < 0) len = 0;
+    bool tso = false;
+    if (len > maxseg) {
+      if (config_.tso && !sack_rxmit) {
+        tso = true;
+        const std::int64_t hdrlen = ip_header_bytes(host_.ip_version()) + kTcpHeaderBytes + (ts_on_ ? 12 : 0);
+        const std::int64_t max_len = static_cast<std::int64_t>(config_.tso_max_bytes) - hdrlen;
+        if (len > max_len) {
+          len = max_len;
+          sendalot = true;
+        }
+        // No fractional last segment unless the buffer empties.
+        if (len % maxseg != 0 && off + len < avail) {
+          len -= len % maxseg;
+          sendalot = true;
+        }
+      } else {
+        len = maxseg;
+        sendalot = true;
+      }
+    }
+    bool send = false;
+    if (len > 0) {
+      if (len >= maxseg || tso) send = true;
+      if (off + len >= avail) send = true;  // idle or end of buffer (iperf3 writes keep it full)
+      if (sack_rxmit || SEQ_LT(tp_.snd_nxt, tp_.snd_max)) send = true;
+    }
+    if (!send && acknow_) {
+      transmit(tp_.snd_max, 0, tcp_flags::kAck, false);
+      --stats_.segments_sent;  // pure ACKs are not data segments
+      ++stats_.segments_sent;
+      acknow_ = false;
+      return;
+    }
+    if (!send) {
+      // just_return: keep the retransmit timer running while data is out.
+      if (!rexmt_.pending() && tp_.snd_max != tp_.snd_una) arm_rexmt(rtt_.t_rxtcur);
+      sndbuf_autoscale();
+      return;
+    }
+    const std::uint32_t seq = sack_rxmit ? hole->rxmit : tp_.snd_nxt;
+    const bool retransmit = sack_rxmit || SEQ_LT(tp_.snd_nxt, tp_.snd_max);
+    const std::uint32_t ulen = static_cast<std::uint32_t>(len);
+    transmit(seq, ulen, tcp_flags::kAck | (off + len >= avail ? tcp_flags::kPush : 0), retransmit);
+    if (sack_rxmit) sb_.tcp_output_sack_rxmit(st, hole, ulen);
+    if (IN_RECOVERY(tp_.t_flags)) sb_.tcp_output_prr_account(st, ulen);
+    if (!sack_rxmit) {
+      tp_.snd_nxt += ulen;
+      if (SEQ_GT(tp_.snd_nxt, tp_.snd_max)) tp_.snd_max = tp_.snd_nxt;
+    }
+    acknow_ = false;
+    if (!rexmt_.pending() && ((sack_rxmit && tp_.snd_nxt != tp_.snd_max) || tp_.snd_nxt != tp_.snd_una)) {
+      arm_rexmt(rtt_.t_rxtcur);
+    }
+    if (!sendalot) {
+      sndbuf_autoscale();
+      refill();
+      if (static_cast<std::int64_t>(so_snd_cc_) <= static_cast<std::int32_t>(tp_.snd_nxt - tp_.snd_una)) return;
+      // More data may fit in the window: FreeBSD loops while it can send.
+    }
+  }
+}
+
+void FreeBsdTcpSender::tcp_do_prr_ack(sackstatus_t sack_changed, std::uint32_t maxseg) {
+  sackhint& h = sb_.sackhint;
+  const int del_data = h.delivered_data;
+  const int pipe = sb_.tcp_compute_pipe(sack_state());
+  h.prr_delivered += static_cast<std::uint32_t>(del_data);
+  std::int64_t snd_cnt = 0;
+  if (pipe >= static_cast<std::int64_t>(tp_.snd_ssthresh)) {
+    if (h.recover_fs == 0) h.recover_fs = std::max<std::uint32_t>(1, tp_.snd_nxt - tp_.snd_una);
+    // howmany(prr_delivered * ssthresh, recover_fs) - prr_out + maxseg - 1
+    const std::int64_t num = static_cast<std::int64_t>(h.prr_delivered) * tp_.snd_ssthresh;
+    snd_cnt = (num + h.recover_fs - 1) / h.recover_fs - h.prr_out + maxseg - 1;
+  } else {
+    std::int64_t limit;
+    if (sack_changed == SACK_NEWLOSS || del_data == 0) {
+      limit = static_cast<std::int64_t>(h.prr_delivered) - h.prr_out;
+    } else {
+      limit = std::max<std::int64_t>(static_cast<std::int64_t>(h.prr_delivered) - h.prr_out, del_data) + maxseg;
+    }
+    snd_cnt = std::min<std::int64_t>(static_cast<std::int64_t>(tp_.snd_ssthresh) - pipe, limit);
+  }
+  snd_cnt = std::max<std::int64_t>(snd_cnt, 0) / maxseg;
+  if (IN_FASTRECOVERY(tp_.t_flags)) {
+    tp_.snd_cwnd = static_cast<std::uint32_t>(
+        std::max<std::int64_t>(maxseg, static_cast<std::int32_t>(tp_.snd_nxt - tp_.snd_recover) +
+                                           h.sack_bytes_rexmit + snd_cnt * maxseg));
+  } else if (IN_CONGRECOVERY(tp_.t_flags)) {
+    tp_.snd_cwnd = static_cast<std::uint32_t>(std::max<std::int64_t>(maxseg, pipe - del_data + snd_cnt * maxseg));
+  }
+}
+
+void FreeBsdTcpSender::tcp_do_segment(const Packet& p) {
+  const TcpSegmentInfo& th = p.tcp;
+  const std::uint32_t th_ack = th.ack;
+  const std::uint32_t tiwin = th.window << tp_.snd_scale;
+  const std::uint32_t tlen = p.payload_bytes;
+  const std::uint16_t nsegs = std::max<std::uint16_t>(1, p.segments);
+  ++stats_.acks_received;
+  t_rcvtime_ = tp_.ticks;
+  if (ts_on_ && th.ts_present && SEQ_LEQ(th.seq, rcv_nxt_)) ts_recent_ = th.ts_val;
+  if (tlen > 0) {
+    if (th.seq == rcv_nxt_) rcv_nxt_ += tlen;
+    acknow_ = true;  // the peer's (control) data is acknowledged at once
+  }
+  bool needoutput = false;
+  if (SEQ_GT(th_ack, tp_.snd_max)) {  // dropafterack
+    acknow_ = true;
+    tcp_output();
+    return;
+  }
+  const bool has_sack = sack_on_ && th.sack_block_count > 0;
+  const bool sack_recovery = sack_on_ && (has_sack || !sb_.empty());
+  sackstatus_t sack_changed = SACK_NOCHANGE;
+  if (sack_recovery) {
+    std::array<sackblk, 4> blocks{};
+    for (int i = 0; i < th.sack_block_count; ++i) blocks[i] = {th.sack_blocks[i].start, th.sack_blocks[i].end};
+    SackConnState st = sack_state();
+    sack_changed = sb_.tcp_sack_doack(st, std::span<const sackblk>(blocks.data(), th.sack_block_count), th_ack);
+    sack_state_back(st);
+    if (sack_changed != SACK_NOCHANGE && config_.lrd && sb_.tcp_sack_lost_retransmission(sack_state())) {
+      ++stats_.lrd_events;
+      tp_.snd_cwnd = tp_.snd_ssthresh;
+      cc::EXIT_RECOVERY(tp_.t_flags);
+      hint_to_cc(sb_.sackhint, tp_.sackhint);
+      cc::cc_cong_signal(tp_, th_ack, cc::CC_NDUPACK);
+      tp_.snd_cwnd = tp_.maxseg;
+      sb_.sackhint.recover_fs = (tp_.snd_max - tp_.snd_una) - sb_.sackhint.recover_fs;
+    }
+  } else {
+    sb_.sackhint.sacked_bytes = 0;
+  }
+  const std::uint32_t maxseg = tp_.maxseg;
+  tp_.snd_numholes = sb_.snd_numholes();
+  hint_to_cc(sb_.sackhint, tp_.sackhint);
+
+  auto enter_recovery = [&]() -> bool {  // returns false for FreeBSD's "break"
+    tp_.t_dupacks = tcprexmtthresh;
+    if (config_.prr || sack_on_) {
+      if (IN_FASTRECOVERY(tp_.t_flags)) {
+        tp_.t_dupacks = 0;
+        return false;
+      }
+    }
+    cc::cc_cong_signal(tp_, th_ack, cc::CC_NDUPACK);
+    cc::cc_ack_received(tp_, th_ack, nsegs, cc::CC_DUPACK);
+    stop_rexmt();
+    if (config_.prr) {
+      sb_.sackhint.prr_delivered = sack_recovery ? maxseg : std::min<std::uint32_t>(tp_.snd_max - tp_.snd_una,
+                                                                                    3u * maxseg);
+      sb_.sackhint.recover_fs = std::max<std::uint32_t>(1, tp_.snd_nxt - tp_.snd_una);
+    }
+    snd_limited_ = 0;
+    ++stats_.recovery_episodes;
+    tp_.snd_recover = tp_.snd_nxt;
+    tp_.snd_cwnd = maxseg;
+    tcp_output();
+    return true;
+  };
+
+  if (SEQ_LEQ(th_ack, tp_.snd_una)) {
+    if (tlen == 0 && (tiwin == tp_.snd_wnd || sack_on_)) {
+      ++stats_.dupacks;
+      if (th_ack != tp_.snd_una || (sack_recovery && sack_changed == SACK_NOCHANGE)) {
+        // old ACK, or SACK without news: not a dupack
+      } else if (!rexmt_.pending()) {
+        tp_.t_dupacks = 0;
+      } else if (++tp_.t_dupacks > tcprexmtthresh || IN_FASTRECOVERY(tp_.t_flags)) {
+        cc::cc_ack_received(tp_, th_ack, nsegs, cc::CC_DUPACK);
+        if (config_.prr && IN_FASTRECOVERY(tp_.t_flags) && sack_on_) {
+          tcp_do_prr_ack(sack_changed, maxseg);
+        } else if (sack_recovery && IN_FASTRECOVERY(tp_.t_flags)) {
+          const int awnd = sb_.tcp_compute_pipe(sack_state());
+          if (awnd < static_cast<int>(tp_.snd_ssthresh)) {
+            tp_.snd_cwnd += maxseg;
+            if (tp_.snd_cwnd > tp_.snd_ssthresh) tp_.snd_cwnd = tp_.snd_ssthresh;
+          }
+        } else {
+          tp_.snd_cwnd += maxseg;
+        }
+        tcp_output();
+        return;
+      } else if (tp_.t_dupacks == tcprexmtthresh ||
+                 (sack_on_ && sb_.sackhint.sacked_bytes > static_cast<int>((tcprexmtthresh - 1) * maxseg))) {
+        if (enter_recovery()) return;
+      } else if (config_.limited_transmit) {
+        cc::cc_ack_received(tp_, th_ack, nsegs, cc::CC_DUPACK);
+        const std::uint32_t oldcwnd = tp_.snd_cwnd;
+        const std::uint32_t oldsndmax = tp_.snd_max;
+        if (tp_.t_dupacks == 1) snd_limited_ = 0;
+        tp_.snd_cwnd = (tp_.snd_nxt - tp_.snd_una) + static_cast<std::uint32_t>(tp_.t_dupacks - snd_limited_) * maxseg;
+        refill();
+        if (acknow_ || so_snd_cc_ >= static_cast<std::uint64_t>(tp_.snd_nxt - tp_.snd_una)) tcp_output();
+        const std::uint32_t sent = tp_.snd_max - oldsndmax;
+        if (sent > maxseg) {
+          snd_limited_ = 2;
+        } else if (sent > 0) {
+          ++snd_limited_;
+        }
+        tp_.snd_cwnd = oldcwnd;
+        return;
+      }
+    }
+  } else {
+    tp_.t_dupacks = 0;
+    bool resume = true;
+    if (sack_recovery && sack_changed != SACK_NOCHANGE) {
+      ++tp_.t_dupacks;
+      if (!IN_FASTRECOVERY(tp_.t_flags) &&
+          sb_.sackhint.sacked_bytes > static_cast<int>((tcprexmtthresh - 1) * maxseg)) {
+        resume = enter_recovery() ? SEQ_GT(th_ack, tp_.snd_una) : true;
+        if (!resume) return;
+      }
+    }
+    // resume_partialack
+    if (IN_FASTRECOVERY(tp_.t_flags)) {
+      if (SEQ_LT(th_ack, tp_.snd_recover)) {
+        if (sack_on_) {
+          if (config_.prr && has_sack) {
+            stop_rexmt();
+            tcp_do_prr_ack(sack_changed, maxseg);
+            acknow_ = true;
+            tcp_output();
+          } else {
+            stop_rexmt();
+            SackConnState st = sack_state();
+            sb_.tcp_sack_partialack(st, th_ack);
+            sack_state_back(st);
+            acknow_ = true;
+            tcp_output();
+          }
+        }
+      } else {
+        hint_to_cc(sb_.sackhint, tp_.sackhint);
+        cc::cc_post_recovery(tp_, th_ack);
+        hint_from_cc(tp_.sackhint, sb_.sackhint);
+      }
+    }
+    // process_ACK
+    const std::uint32_t acked = th_ack - tp_.snd_una;
+    if (tp_.t_rxtshift == 1 && (tp_.t_flags & cc::TF_PREVVALID) != 0 && t_badrxtwin_ != 0 && th.ts_present &&
+        th.ts_ecr != 0 && ts_lt(th.ts_ecr - ts_offset_, t_badrxtwin_)) {
+      cc::cc_cong_signal(tp_, th_ack, cc::CC_RTO_ERR);
+    }
+    if (ts_on_ && th.ts_present && th.ts_ecr != 0) {
+      tcp_xmit_timer(rtt_, tcp_ts_rtt_sample(ts_now(), th.ts_ecr - ts_offset_, timers_.hz), timers_);
+      sync_rtt_to_cc();
+    }
+    if (th_ack == tp_.snd_max) {
+      stop_rexmt();
+      needoutput = true;
+    } else {
+      arm_rexmt(rtt_.t_rxtcur);
+    }
+    if (acked > 0) {
+      cc::cc_ack_received(tp_, th_ack, nsegs, cc::CC_ACK);
+      so_snd_cc_ -= std::min<std::uint64_t>(acked, so_snd_cc_);
+      tp_.snd_wnd = tp_.snd_wnd >= acked ? tp_.snd_wnd - acked : 0;
+      bytes_acked_total_ += acked;
+      if (!IN_RECOVERY(tp_.t_flags) && SEQ_GT(tp_.snd_una, tp_.snd_recover) && SEQ_LEQ(th_ack, tp_.snd_recover)) {
+        tp_.snd_recover = th_ack - 1;
+      }
+      if (IN_RECOVERY(tp_.t_flags) && SEQ_GEQ(th_ack, tp_.snd_recover)) cc::EXIT_RECOVERY(tp_.t_flags);
+      tp_.snd_una = th_ack;
+      if (sack_on_ && SEQ_GT(tp_.snd_una, tp_.snd_recover)) tp_.snd_recover = tp_.snd_una;
+      if (SEQ_LT(tp_.snd_nxt, tp_.snd_una)) tp_.snd_nxt = tp_.snd_una;
+    }
+  }
+  // step6: window update
+  if (SEQ_LT(snd_wl1_, th.seq) ||
+      (snd_wl1_ == th.seq && (SEQ_LT(snd_wl2_, th_ack) || (snd_wl2_ == th_ack && tiwin > tp_.snd_wnd)))) {
+    tp_.snd_wnd = tiwin;
+    snd_wl1_ = th.seq;
+    snd_wl2_ = th_ack;
+    needoutput = true;
+  }
+  if (needoutput || acknow_) tcp_output();
+}
+
+void FreeBsdTcpSender::handle_event(std::uint64_t tag) {
+  if (tag == kRexmtTimer) tcp_timer_rexmt();
+}
+
+void FreeBsdTcpSender::tcp_timer_rexmt() {
+  sync_clock();
+  if (state_ == State::syn_sent) {
+    if (++rtt_.t_rxtshift > TCP_MAXRXTSHIFT) {
+      state_ = State::closed;
+      return;
+    }
+    ++stats_.syn_retransmits;
+    rtt_.t_rxtcur = tcpt_rangeset(timers_.rexmit_initial * kSynBackoff[static_cast<std::size_t>(rtt_.t_rxtshift)],
+                                  rtt_.t_rttmin, timers_.rexmtmax, timers_.rexmit_slop);
+    tp_.snd_cwnd = 1;  // cc_conn_init then starts from one segment
+    send_syn();
+    arm_rexmt(rtt_.t_rxtcur);
+    return;
+  }
+  if (state_ != State::established) return;
+  if (++rtt_.t_rxtshift > TCP_MAXRXTSHIFT) {
+    state_ = State::closed;  // tcp_drop(ETIMEDOUT)
+    return;
+  }
+  ++stats_.rto_count;
+  if (rtt_.t_rxtshift == 1) {
+    tp_.snd_cwnd_prev = tp_.snd_cwnd;
+    tp_.snd_ssthresh_prev = tp_.snd_ssthresh;
+    tp_.snd_recover_prev = tp_.snd_recover;
+    if (IN_FASTRECOVERY(tp_.t_flags)) tp_.t_flags |= cc::TF_WASFRECOVERY; else tp_.t_flags &= ~cc::TF_WASFRECOVERY;
+    if (IN_CONGRECOVERY(tp_.t_flags)) tp_.t_flags |= cc::TF_WASCRECOVERY; else tp_.t_flags &= ~cc::TF_WASCRECOVERY;
+    t_badrxtwin_ = ts_now();
+    tp_.t_flags |= cc::TF_PREVVALID;
+  } else {
+    tp_.t_flags &= ~cc::TF_PREVVALID;
+  }
+  if (sack_on_) sb_.tcp_sack_timer_rexmt(rtt_.t_rxtshift);
+  rtt_.t_rxtcur = tcp_backed_off_rto(rtt_, timers_);
+  tp_.snd_nxt = tp_.snd_una;
+  tp_.snd_recover = tp_.snd_max;
+  acknow_ = true;
+  sync_rtt_to_cc();
+  tp_.snd_numholes = sb_.snd_numholes();
+  hint_to_cc(sb_.sackhint, tp_.sackhint);
+  cc::cc_cong_signal(tp_, std::nullopt, cc::CC_RTO);
+  tcp_output();
+}
+
+}  // namespace netsim::tcp
