@@ -27,12 +27,14 @@
 #include <functional>
 #include <stdexcept>
 
+#include "netsim/tcp/tcp_seq.h"
+
 namespace netsim::cc {
 
 static_assert(sizeof(int) == 4 && sizeof(unsigned int) == 4 && sizeof(unsigned long) == 8 && sizeof(long) == 8,
               "the FreeBSD CC ports assume LP64 integer widths (as on amd64 FreeBSD)");
 
-using tcp_seq = std::uint32_t;
+using tcp::tcp_seq;
 using u_int = unsigned int;
 
 class CcAlgo;
@@ -105,11 +107,11 @@ inline void EXIT_CONGRECOVERY(std::uint32_t& t_flags) { t_flags &= ~TF_CONGRECOV
 inline void ENTER_RECOVERY(std::uint32_t& t_flags) { t_flags |= (TF_CONGRECOVERY | TF_FASTRECOVERY); }
 inline void EXIT_RECOVERY(std::uint32_t& t_flags) { t_flags &= ~(TF_CONGRECOVERY | TF_FASTRECOVERY); }
 
-// tcp_seq.h comparisons.
-constexpr bool SEQ_LT(tcp_seq a, tcp_seq b) { return static_cast<int>(a - b) < 0; }
-constexpr bool SEQ_LEQ(tcp_seq a, tcp_seq b) { return static_cast<int>(a - b) <= 0; }
-constexpr bool SEQ_GT(tcp_seq a, tcp_seq b) { return static_cast<int>(a - b) > 0; }
-constexpr bool SEQ_GEQ(tcp_seq a, tcp_seq b) { return static_cast<int>(a - b) >= 0; }
+// tcp_seq.h comparisons (one definition, in netsim/tcp/tcp_seq.h).
+using tcp::SEQ_GEQ;
+using tcp::SEQ_GT;
+using tcp::SEQ_LEQ;
+using tcp::SEQ_LT;
 
 // Misc constants (tcp.h, tcp_var.h, tcp_timer.h).
 inline constexpr int TCP_MAXWIN = 65535;      // largest unscaled window
