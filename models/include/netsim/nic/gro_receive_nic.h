@@ -1,0 +1,170 @@
+// The receive path of a Linux virtio-net guest NIC: interrupt, NAPI poll and
+// GRO (generic receive offload), as a stage between the wire and a Host.
+//
+// Wiring: build the Link as usual, then interpose the NIC on the channel that
+// delivers to the host:
+//   GroReceiveNic& nic = sim.add<GroReceiveNic>("rx-nic", host, link.port_at_b(), cfg);
+//   nic.attach(link.a_to_b());            // channel.set_receiver(&nic, port)
+// Packets then go wire -> NIC ring -> (interrupt after irq_delay) -> NAPI poll
+// with GRO -> host.receive(p, port).
+//
+// Behaviour modelled on Linux v5.15 (own code, no source text):
+//   net/ipv4/tcp_offload.c tcp_gro_receive: flush rules, read in
+//                          torvalds/linux @ 023af5a72ab161f2e661afb53e3b6a6901f6ba00
+//                          (mainline; the rules modelled are those of 5.15)
+//   net/core/skbuff.c      skb_gro_receive: p->len + len >= 65536 -> -E2BIG
+//                          (the 5.x form, several copies checked)
+//   net/core/dev.c         dev_gro_receive, napi_gro_complete, napi_gro_flush,
+//                          napi_complete_done (gro_flush_timeout = 0: flush
+//                          at the end of the poll), napi_poll (budget
+//                          exhausted: flush all if HZ < 1000, else only
+//                          aggregates older than one jiffy; HZ is the
+//                          host's tick clock), MAX_GRO_SKBS = 8
+//   drivers/net/virtio_net.c virtnet_poll / virtqueue_napi_complete
+//   (dev.c and virtio_net.c: v5.15 behaviour as documented, not re-read in
+//   the index, which holds no 5.15 copy of them)
+// See docs/linux-receiver.md.
+//
+// GRO rules for a TCP segment `skb` against the held packet `p` of the same
+// flow (same addresses, ports, IP version):
+//   merge only if: no CWR; the flag word (flags, header length and window) is
+//   equal except FIN/PSH; the ACK number is equal; the options are equal
+//   (timestamp values, SACK blocks); 0 < len <= mss of p (its first
+//   segment's length); seq == p.seq + p.payload; the merged IP length stays
+//   below 65536 bytes.
+//   A segment that cannot merge flushes p; it is then held itself, unless it
+//   has no payload or carries URG/PSH/RST/SYN/FIN, in which case it goes up
+//   at once (after p). A merged segment that carries PSH (or FIN, or is
+//   shorter than mss) flushes the aggregate at once.
+//   Non-TCP packets and pure ACKs are never held.
+//
+// Filters: the NIC owns a filter list (add_filter) run at `filter_position`:
+//   after_gro  - on what the NIC hands to the host (aggregates), as netfilter
+//                INPUT sees GRO super-packets on Linux (the default);
+//   before_gro - on every wire packet as it reaches the NIC, before the ring
+//                and GRO (a "what if the rule counted wire segments" knob).
+// Rules added to the NIC are not added to the host; the host's own ingress
+// chain (host.add_filter) still runs on aggregates after the NIC. Put the
+// iptables-like rule of a scenario on the NIC when a GRO NIC is present, never
+// on both.
+//
+// No per-packet heap allocation: the ring and the delivery list are intrusive
+// FIFOs through Packet::next, the held-aggregate table is a fixed array.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "netsim/filter/packet_filter.h"
+#include "netsim/host/host.h"
+#include "netsim/net/channel.h"
+#include "netsim/net/packet_receiver.h"
+#include "netsim/sim/event_handler.h"
+#include "netsim/sim/packet_queue.h"
+#include "netsim/sim/simulation.h"
+#include "netsim/sim/timer.h"
+
+namespace netsim {
+
+enum class GroFilterPosition { after_gro, before_gro };
+
+struct GroReceiveNicConfig {
+  // Time from the first packet after an idle period (interrupt raised) to the
+  // start of the NAPI poll: interrupt injection into the VM, vCPU wake-up,
+  // softirq scheduling. 10-30 us is typical for a KVM/bhyve guest.
+  SimTime irq_delay = 20 * kPicosPerMicro;
+  // Poll processing time per wire packet (0: the poll takes no simulated
+  // time). With a cost, packets that arrive while a poll runs are taken by
+  // the next poll without a new interrupt.
+  SimTime per_packet_cost = 0;
+  int budget = 64;                    // NAPI weight (virtio-net: 64)
+  bool gro = true;                    // ethtool -K gro on
+  std::uint32_t gro_max_size = 65536; // GRO_MAX_SIZE (IP length limit of an aggregate)
+  int max_held = 8;                   // MAX_GRO_SKBS: held aggregates per NAPI (<= 64)
+  std::uint32_t ring_size = 1024;     // rx descriptors; 0 = unlimited
+  GroFilterPosition filter_position = GroFilterPosition::after_gro;
+};
+
+struct GroNicCounters {
+  std::uint64_t wire_packets = 0;       // arrived from the wire (addressed to the host)
+  std::uint64_t wire_bytes = 0;         // their IP bytes
+  std::uint64_t not_for_us = 0;         // passed straight to the host (it counts and drops them)
+  std::uint64_t ring_drops = 0;         // ring full
+  std::uint64_t filtered = 0;           // dropped by the NIC's filter list
+  std::uint64_t delivered_packets = 0;  // handed to the host (aggregates count once)
+  std::uint64_t aggregates = 0;         // delivered packets made of >= 2 wire segments
+  std::uint64_t tcp_data_packets = 0;   // delivered TCP packets with payload
+  std::uint64_t tcp_data_segments = 0;  // wire segments inside them
+  std::uint64_t max_aggregate_segments = 0;
+  std::uint64_t interrupts = 0;
+  std::uint64_t polls = 0;
+  std::uint64_t budget_exhausted = 0;   // polls that used the whole budget
+};
+
+class GroReceiveNic final : public Component, public PacketReceiver, public EventHandler {
+ public:
+  // Packets are handed to host.receive(p, host_port).
+  GroReceiveNic(Simulation& sim, std::string name, Host& host, int host_port, const GroReceiveNicConfig& config);
+  ~GroReceiveNic() override;
+
+  // Makes `channel` deliver to this NIC instead of the host.
+  void attach(Channel& channel) { channel.set_receiver(this, host_port_); }
+
+  void receive(Packet* p, int port) override;
+  void handle_event(std::uint64_t tag) override;
+
+  // Appends a rule to the NIC's own chain (run at config().filter_position). Not owned.
+  void add_filter(PacketFilter* f) { filters_.push_back(f); }
+  const std::vector<PacketFilter*>& filters() const { return filters_; }
+
+  const GroReceiveNicConfig& config() const { return config_; }
+  const GroNicCounters& counters() const { return counters_; }
+  // Mean wire segments per delivered TCP data packet (1.0 without merging).
+  double mean_aggregate_segments() const {
+    return counters_.tcp_data_packets == 0
+               ? 0.0
+               : static_cast<double>(counters_.tcp_data_segments) / static_cast<double>(counters_.tcp_data_packets);
+  }
+  std::size_t ring_occupancy() const { return ring_.packets(); }
+  bool polling() const { return state_ != State::idle; }
+
+ private:
+  enum class State { idle, irq_pending, polling };
+  enum Tag : std::uint64_t { kPoll = 1, kPollEnd = 2 };
+  static constexpr int kMaxHeldLimit = 64;
+
+  struct Held {
+    Packet* p = nullptr;
+    std::uint32_t mss = 0;        // gso_size: payload of the first segment
+    std::int64_t age_tick = 0;    // jiffy of the first segment
+  };
+
+  bool run_filters(const Packet& p);
+  void poll();
+  void end_poll();
+  void gro_receive(Packet* skb);
+  int find_flow(const Packet& skb) const;
+  void hold(Packet* skb);
+  void complete(int held_index);   // flush one held aggregate to the delivery list
+  void deliver_normal(Packet* p);  // append to the delivery list
+  void flush_held(bool only_old);
+  void deliver_all();
+
+  Host& host_;
+  int host_port_;
+  GroReceiveNicConfig config_;
+  std::vector<PacketFilter*> filters_;
+  PacketQueue ring_;
+  PacketQueue out_;                    // completed packets of this poll, in order
+  std::array<Held, kMaxHeldLimit> held_{};
+  int held_count_ = 0;
+  int taken_this_poll_ = 0;
+  State state_ = State::idle;
+  Timer poll_timer_;
+  Timer poll_end_timer_;
+  GroNicCounters counters_;
+};
+
+}  // namespace netsim

@@ -1,0 +1,246 @@
+// Linux virtio-net receive path with NAPI and GRO; see gro_receive_nic.h and
+// docs/linux-receiver.md for the rules and their Linux v5.15 sources.
+#include "netsim/nic/gro_receive_nic.h"
+
+#include <stdexcept>
+
+namespace netsim {
+namespace {
+
+constexpr std::uint8_t kFlushFlags =
+    tcp_flags::kPush | tcp_flags::kRst | tcp_flags::kSyn | tcp_flags::kFin;  // URG is not modelled
+
+bool same_options(const TcpSegmentInfo& a, const TcpSegmentInfo& b) {
+  if (a.ts_present != b.ts_present) return false;
+  if (a.ts_present && (a.ts_val != b.ts_val || a.ts_ecr != b.ts_ecr)) return false;
+  if (a.sack_block_count != b.sack_block_count) return false;
+  for (std::uint8_t i = 0; i < a.sack_block_count; ++i) {
+    if (a.sack_blocks[i].start != b.sack_blocks[i].start || a.sack_blocks[i].end != b.sack_blocks[i].end) return false;
+  }
+  return true;
+}
+
+bool same_flow(const Packet& a, const Packet& b) {
+  return a.src == b.src && a.dst == b.dst && a.src_port == b.src_port && a.dst_port == b.dst_port &&
+         a.ip_version == b.ip_version && a.protocol == b.protocol;
+}
+
+}  // namespace
+
+GroReceiveNic::GroReceiveNic(Simulation& sim, std::string name, Host& host, int host_port,
+                             const GroReceiveNicConfig& config)
+    : Component(sim, std::move(name)),
+      host_(host),
+      host_port_(host_port),
+      config_(config),
+      poll_timer_(this, kPoll),
+      poll_end_timer_(this, kPollEnd) {
+  if (config_.budget < 1) throw std::invalid_argument("GRO NIC " + this->name() + ": budget must be >= 1");
+  if (config_.max_held < 1 || config_.max_held > kMaxHeldLimit) {
+    throw std::invalid_argument("GRO NIC " + this->name() + ": max_held must be in [1, 64]");
+  }
+  if (config_.irq_delay < 0 || config_.per_packet_cost < 0) {
+    throw std::invalid_argument("GRO NIC " + this->name() + ": delays must be >= 0");
+  }
+}
+
+GroReceiveNic::~GroReceiveNic() {
+  // Packets still in the NIC go back to the pool (the pool outlives components).
+  PacketPool& pool = sim().packets();
+  while (Packet* p = ring_.pop()) pool.release(p);
+  while (Packet* p = out_.pop()) pool.release(p);
+  for (int i = 0; i < held_count_; ++i) pool.release(held_[static_cast<std::size_t>(i)].p);
+  held_count_ = 0;
+}
+
+bool GroReceiveNic::run_filters(const Packet& p) {
+  for (PacketFilter* f : filters_) {
+    if (f->should_drop(p)) return true;
+  }
+  return false;
+}
+
+void GroReceiveNic::receive(Packet* p, int) {
+  if (p->dst != host_.id()) {
+    // A NIC's address filter: frames for other stations never reach the ring.
+    ++counters_.not_for_us;
+    host_.receive(p, host_port_);
+    return;
+  }
+  ++counters_.wire_packets;
+  counters_.wire_bytes += p->ip_bytes();
+  if (config_.filter_position == GroFilterPosition::before_gro && run_filters(*p)) {
+    ++counters_.filtered;
+    sim().packets().release(p);
+    return;
+  }
+  if (config_.ring_size != 0 && ring_.packets() >= config_.ring_size) {
+    ++counters_.ring_drops;
+    sim().packets().release(p);
+    return;
+  }
+  ring_.push(p);
+  if (state_ == State::idle) {
+    // Interrupts are enabled only while NAPI is idle.
+    state_ = State::irq_pending;
+    ++counters_.interrupts;
+    sim().arm_in(poll_timer_, config_.irq_delay);
+  }
+}
+
+void GroReceiveNic::handle_event(std::uint64_t tag) {
+  if (tag == kPoll) {
+    poll();
+  } else {
+    end_poll();
+  }
+}
+
+void GroReceiveNic::poll() {
+  state_ = State::polling;
+  ++counters_.polls;
+  int taken = 0;
+  while (taken < config_.budget && !ring_.empty()) {
+    Packet* p = ring_.pop();
+    ++taken;
+    if (config_.gro) {
+      gro_receive(p);
+    } else {
+      deliver_normal(p);
+    }
+  }
+  taken_this_poll_ = taken;
+  if (config_.per_packet_cost > 0 && taken > 0) {
+    sim().arm_in(poll_end_timer_, config_.per_packet_cost * taken);
+  } else {
+    end_poll();
+  }
+}
+
+void GroReceiveNic::end_poll() {
+  const bool exhausted = taken_this_poll_ >= config_.budget;
+  if (exhausted) {
+    // napi_poll with work == weight: napi_gro_flush(n, HZ >= 1000) and stay scheduled.
+    ++counters_.budget_exhausted;
+    flush_held(host_.clock().hz() >= 1000);
+  } else {
+    // napi_complete_done with gro_flush_timeout = 0: flush everything.
+    flush_held(false);
+  }
+  deliver_all();
+  if (exhausted || !ring_.empty()) {
+    // Budget used up, or packets arrived while the poll ran: poll again
+    // without an interrupt (virtqueue_napi_complete re-schedules NAPI).
+    sim().arm_in(poll_timer_, 0);
+  } else {
+    state_ = State::idle;
+  }
+}
+
+int GroReceiveNic::find_flow(const Packet& skb) const {
+  for (int i = 0; i < held_count_; ++i) {
+    if (same_flow(*held_[static_cast<std::size_t>(i)].p, skb)) return i;
+  }
+  return -1;
+}
+
+void GroReceiveNic::hold(Packet* skb) {
+  if (held_count_ == config_.max_held) complete(0);  // gro_flush_oldest
+  held_[static_cast<std::size_t>(held_count_)] = Held{skb, skb->payload_bytes, host_.clock().ticks()};
+  ++held_count_;
+}
+
+void GroReceiveNic::complete(int held_index) {
+  Packet* p = held_[static_cast<std::size_t>(held_index)].p;
+  for (int i = held_index; i + 1 < held_count_; ++i) {
+    held_[static_cast<std::size_t>(i)] = held_[static_cast<std::size_t>(i + 1)];
+  }
+  --held_count_;
+  held_[static_cast<std::size_t>(held_count_)] = Held{};
+  deliver_normal(p);
+}
+
+void GroReceiveNic::deliver_normal(Packet* p) {
+  if (p->protocol == IpProtocol::tcp && p->payload_bytes > 0) {
+    ++counters_.tcp_data_packets;
+    counters_.tcp_data_segments += p->segments;
+    if (p->segments > counters_.max_aggregate_segments) counters_.max_aggregate_segments = p->segments;
+  }
+  if (p->segments >= 2) ++counters_.aggregates;
+  out_.push(p);
+}
+
+void GroReceiveNic::flush_held(bool only_old) {
+  const std::int64_t now_tick = host_.clock().ticks();
+  int i = 0;
+  while (i < held_count_) {
+    if (only_old && held_[static_cast<std::size_t>(i)].age_tick == now_tick) {
+      ++i;
+    } else {
+      complete(i);  // oldest first; the array shifts down
+    }
+  }
+}
+
+void GroReceiveNic::deliver_all() {
+  while (Packet* p = out_.pop()) {
+    if (config_.filter_position == GroFilterPosition::after_gro && run_filters(*p)) {
+      ++counters_.filtered;
+      sim().packets().release(p);
+      continue;
+    }
+    ++counters_.delivered_packets;
+    host_.receive(p, host_port_);
+  }
+}
+
+void GroReceiveNic::gro_receive(Packet* skb) {
+  if (skb->protocol != IpProtocol::tcp) {
+    deliver_normal(skb);  // no UDP GRO without a tunnel or UDP_GRO socket
+    return;
+  }
+  const std::uint32_t len = skb->payload_bytes;
+  const int i = find_flow(*skb);
+  const bool cannot_hold = len == 0 || (skb->tcp.flags & kFlushFlags) != 0 || skb->segments > 1;
+  if (i < 0) {
+    if (cannot_hold) {
+      deliver_normal(skb);
+    } else {
+      hold(skb);
+    }
+    return;
+  }
+  Held& h = held_[static_cast<std::size_t>(i)];
+  Packet* p = h.p;
+  const TcpSegmentInfo& th = skb->tcp;
+  const TcpSegmentInfo& th2 = p->tcp;
+  bool flush = false;
+  // The flag word: flags, data offset and window must match, except FIN/PSH.
+  flush |= ((th.flags ^ th2.flags) & ~(tcp_flags::kFin | tcp_flags::kPush)) != 0;
+  flush |= th.window != th2.window;
+  flush |= skb->l4_header_bytes != p->l4_header_bytes;
+  flush |= th.ack != th2.ack;
+  flush |= !same_options(th, th2);
+  flush |= (len - 1u) >= h.mss;  // unsigned: a pure ACK (len 0) wraps and flushes
+  flush |= th.seq != th2.seq + p->payload_bytes;
+  flush |= skb->segments > 1;
+  // skb_gro_receive: the IP length of the result must stay below GRO_MAX_SIZE.
+  if (!flush && p->ip_bytes() + len >= config_.gro_max_size) flush = true;
+  if (flush) {
+    complete(i);
+    if (cannot_hold) {
+      deliver_normal(skb);
+    } else {
+      hold(skb);
+    }
+    return;
+  }
+  p->payload_bytes += len;
+  p->segments = static_cast<std::uint16_t>(p->segments + 1);
+  p->tcp.flags |= static_cast<std::uint8_t>(th.flags & (tcp_flags::kFin | tcp_flags::kPush));
+  const bool final_flush = len < h.mss || (th.flags & kFlushFlags) != 0;
+  sim().packets().release(skb);
+  if (final_flush) complete(i);
+}
+
+}  // namespace netsim

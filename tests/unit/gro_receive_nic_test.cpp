@@ -1,0 +1,362 @@
+// GroReceiveNic: NAPI polling and Linux GRO merge rules, wired by hand
+// (sender host -- link -- NIC -- receiver host). Expected values are worked
+// out by hand in the comments.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+#include "netsim/filter/nth_drop_filter.h"
+#include "netsim/host/host.h"
+#include "netsim/net/link.h"
+#include "netsim/nic/gro_receive_nic.h"
+
+namespace netsim {
+namespace {
+
+using namespace netsim::literals;
+
+constexpr std::uint16_t kSport = 40000;
+constexpr std::uint16_t kDport = 5201;
+constexpr std::uint32_t kMss = 1448;
+
+// Records what the host hands to the TCP port.
+struct Sink final : Endpoint {
+  Simulation* sim = nullptr;
+  struct Rx {
+    SimTime t;
+    std::uint32_t seq;
+    std::uint32_t payload;
+    std::uint16_t segments;
+    std::uint16_t src_port;
+    std::uint8_t flags;
+  };
+  std::vector<Rx> rx;
+  void deliver(Packet* p) override {
+    rx.push_back({sim->now(), p->tcp.seq, p->payload_bytes, p->segments, p->src_port, p->tcp.flags});
+    sim->packets().release(p);
+  }
+};
+
+// Sends copies of template packets at scripted times.
+struct Script final : EventHandler {
+  Simulation& sim;
+  Host& host;
+  std::vector<Packet> tmpl;
+  Script(Simulation& s, Host& h) : sim(s), host(h) {}
+  void at(SimTime t, const Packet& p) {
+    tmpl.push_back(p);
+    sim.schedule_at(t, this, tmpl.size() - 1);
+  }
+  void handle_event(std::uint64_t tag) override { host.send(sim.packets().clone(tmpl[tag])); }
+};
+
+Packet segment(std::uint32_t seq, std::uint32_t len, std::uint8_t flags = tcp_flags::kAck, std::uint32_t tsval = 7,
+               std::uint16_t sport = kSport) {
+  Packet p;
+  p.protocol = IpProtocol::tcp;
+  p.dst = 1;
+  p.src_port = sport;
+  p.dst_port = kDport;
+  p.tcp.seq = seq;
+  p.tcp.ack = 1;
+  p.tcp.window = 1000;
+  p.tcp.flags = flags;
+  p.tcp.ts_present = true;
+  p.tcp.ts_val = tsval;
+  p.tcp.ts_ecr = 3;
+  p.l4_header_bytes = kTcpHeaderBytes + p.tcp.option_bytes();
+  p.payload_bytes = len;
+  return p;
+}
+
+struct GroNet {
+  Simulation sim{1};
+  Host* a;
+  Host* b;
+  Link* link;
+  GroReceiveNic* nic;
+  Sink sink;
+  Script* script = nullptr;
+  explicit GroNet(GroReceiveNicConfig cfg = {}, DataRate rate = 1_Gbps, int hz_b = 250) {
+    a = &sim.add<Host>("a", 0, "10.0.0.1", IpVersion::v4, 1000);
+    b = &sim.add<Host>("b", 1, "10.0.0.2", IpVersion::v4, hz_b);
+    ChannelConfig c;
+    c.rate = rate;
+    c.delay = 5_us;
+    link = &sim.add<Link>("a-b", *a, *b, c, c);
+    a->set_forwarding({-1, 0});
+    b->set_forwarding({0, -1});
+    nic = &sim.add<GroReceiveNic>("b-nic", *b, link->port_at_b(), cfg);
+    nic->attach(link->a_to_b());
+    sink.sim = &sim;
+    b->bind(IpProtocol::tcp, kDport, &sink);
+    script_storage = std::make_unique<Script>(sim, *a);
+    script = script_storage.get();
+  }
+  // Back-to-back segments k = first .. first+n-1 of one flow, all sent at `t`.
+  void burst(SimTime t, std::uint32_t first, std::uint32_t n) {
+    for (std::uint32_t k = first; k < first + n; ++k) script->at(t, segment(k * kMss, kMss));
+  }
+  std::unique_ptr<Script> script_storage;
+};
+
+GroReceiveNicConfig slow_irq() {
+  GroReceiveNicConfig c;
+  c.irq_delay = 100_us;  // 5 frames of 12.304 us arrive before the poll
+  return c;
+}
+
+TEST(GroReceiveNic, MergesBackToBackInOrderSegmentsIntoOneAggregate) {
+  GroNet net(slow_irq());
+  net.burst(0, 0, 5);
+  net.sim.run();
+  // Frames arrive at 5 + 12.304 k us (k = 1..5); the interrupt raised by the
+  // first one is served at 117.304 us and the poll finds all five.
+  ASSERT_EQ(net.sink.rx.size(), 1u);
+  EXPECT_EQ(net.sink.rx[0].segments, 5);
+  EXPECT_EQ(net.sink.rx[0].payload, 5u * 1448u);
+  EXPECT_EQ(net.sink.rx[0].seq, 0u);
+  EXPECT_EQ(net.sink.rx[0].t, 117'304_ns);
+  const GroNicCounters& c = net.nic->counters();
+  EXPECT_EQ(c.wire_packets, 5u);
+  EXPECT_EQ(c.interrupts, 1u);
+  EXPECT_EQ(c.polls, 1u);
+  EXPECT_EQ(c.aggregates, 1u);
+  EXPECT_EQ(c.delivered_packets, 1u);
+  EXPECT_DOUBLE_EQ(net.nic->mean_aggregate_segments(), 5.0);
+  EXPECT_EQ(net.b->counters().packets_received, 1u);
+  EXPECT_EQ(net.sim.packets().in_use(), 0u);
+}
+
+TEST(GroReceiveNic, ShortIrqDelaySplitsIntoPolls) {
+  GroReceiveNicConfig cfg;
+  cfg.irq_delay = 20_us;
+  GroNet net(cfg);
+  net.burst(0, 0, 5);
+  net.sim.run();
+  // Arrivals 17.304, 29.608, 41.912, 54.216, 66.520 us.
+  // IRQ at 17.304 -> poll at 37.304 takes 2; idle; IRQ at 41.912 -> poll at
+  // 61.912 takes 2; IRQ at 66.520 -> poll at 86.520 takes 1.
+  ASSERT_EQ(net.sink.rx.size(), 3u);
+  EXPECT_EQ(net.sink.rx[0].segments, 2);
+  EXPECT_EQ(net.sink.rx[1].segments, 2);
+  EXPECT_EQ(net.sink.rx[2].segments, 1);
+  EXPECT_EQ(net.sink.rx[0].t, 37'304_ns);
+  EXPECT_EQ(net.sink.rx[1].t, 61'912_ns);
+  EXPECT_EQ(net.sink.rx[2].t, 86'520_ns);
+  EXPECT_EQ(net.nic->counters().interrupts, 3u);
+  EXPECT_EQ(net.nic->counters().aggregates, 2u);
+}
+
+TEST(GroReceiveNic, GapFlushesAndStartsANewAggregate) {
+  GroNet net(slow_irq());
+  // Segments 0, 1, 3, 4, then 2 late (a retransmission arriving last).
+  for (std::uint32_t k : {0u, 1u, 3u, 4u, 2u}) net.script->at(0, segment(k * kMss, kMss));
+  net.sim.run();
+  ASSERT_EQ(net.sink.rx.size(), 3u);
+  // 0+1 merge; 3 does not follow 1: [0,1] flushed, 3 held; 4 merges; 2 does
+  // not follow 4: [3,4] flushed, 2 held and flushed at the end of the poll.
+  EXPECT_EQ(net.sink.rx[0].seq, 0u);
+  EXPECT_EQ(net.sink.rx[0].segments, 2);
+  EXPECT_EQ(net.sink.rx[1].seq, 3 * kMss);
+  EXPECT_EQ(net.sink.rx[1].segments, 2);
+  EXPECT_EQ(net.sink.rx[2].seq, 2 * kMss);
+  EXPECT_EQ(net.sink.rx[2].segments, 1);
+  EXPECT_EQ(net.nic->counters().polls, 1u);
+}
+
+TEST(GroReceiveNic, PureAckIsNotMergedAndFlushesItsFlow) {
+  GroNet net(slow_irq());
+  net.script->at(0, segment(0, kMss));
+  net.script->at(0, segment(kMss, kMss));
+  net.script->at(0, segment(2 * kMss, 0));  // pure ACK, same flow
+  net.script->at(0, segment(2 * kMss, kMss));
+  net.sim.run();
+  ASSERT_EQ(net.sink.rx.size(), 3u);
+  EXPECT_EQ(net.sink.rx[0].segments, 2);  // flushed by the ACK
+  EXPECT_EQ(net.sink.rx[1].payload, 0u);  // the ACK itself, in order
+  EXPECT_EQ(net.sink.rx[2].segments, 1);
+  EXPECT_EQ(net.sink.rx[2].seq, 2 * kMss);
+}
+
+TEST(GroReceiveNic, OtherFlowsPureAckPassesAheadOfHeldAggregate) {
+  GroNet net(slow_irq());
+  net.script->at(0, segment(0, kMss));
+  net.script->at(0, segment(kMss, kMss));
+  net.script->at(0, segment(0, 0, tcp_flags::kAck, 7, 40001));  // pure ACK of another flow
+  net.script->at(0, segment(2 * kMss, kMss));
+  net.sim.run();
+  // The ACK is not held: it goes up at once; the data aggregate (3 segments,
+  // not interrupted) is flushed at the end of the poll.
+  ASSERT_EQ(net.sink.rx.size(), 2u);
+  EXPECT_EQ(net.sink.rx[0].src_port, 40001);
+  EXPECT_EQ(net.sink.rx[1].segments, 3);
+}
+
+TEST(GroReceiveNic, PshMergesThenFlushesAndOptionChangeFlushes) {
+  GroNet net(slow_irq());
+  net.script->at(0, segment(0, kMss));
+  net.script->at(0, segment(kMss, kMss, tcp_flags::kAck | tcp_flags::kPush));
+  net.script->at(0, segment(2 * kMss, kMss));
+  net.script->at(0, segment(3 * kMss, kMss, tcp_flags::kAck, 8));  // new TSval
+  net.sim.run();
+  ASSERT_EQ(net.sink.rx.size(), 3u);
+  EXPECT_EQ(net.sink.rx[0].segments, 2);
+  EXPECT_NE(net.sink.rx[0].flags & tcp_flags::kPush, 0);
+  EXPECT_EQ(net.sink.rx[1].segments, 1);
+  EXPECT_EQ(net.sink.rx[1].seq, 2 * kMss);
+  EXPECT_EQ(net.sink.rx[2].segments, 1);
+  EXPECT_EQ(net.sink.rx[2].seq, 3 * kMss);
+}
+
+TEST(GroReceiveNic, SixtyFourKilobyteLimitSplits) {
+  // 10 Gbit/s: 50 frames arrive in 61.5 us, before the 100 us interrupt delay.
+  GroNet net(slow_irq(), 10_Gbps);
+  net.burst(0, 0, 50);
+  net.sim.run();
+  // IP length 20 + 32 + n * 1448 must stay below 65536 after each merge:
+  // 45 segments = 65212 bytes fit, a 46th would make 66660.
+  ASSERT_EQ(net.sink.rx.size(), 2u);
+  EXPECT_EQ(net.sink.rx[0].segments, 45);
+  EXPECT_EQ(net.sink.rx[0].payload, 45u * 1448u);
+  EXPECT_EQ(net.sink.rx[1].segments, 5);
+  EXPECT_EQ(net.sink.rx[1].seq, 45 * kMss);
+  EXPECT_EQ(net.nic->counters().max_aggregate_segments, 45u);
+  EXPECT_DOUBLE_EQ(net.nic->mean_aggregate_segments(), 25.0);
+}
+
+TEST(GroReceiveNic, BudgetExhaustedFlushesAllBelowHz1000) {
+  GroNet net(slow_irq(), 10_Gbps, 250);
+  net.burst(0, 0, 70);
+  net.sim.run();
+  // Poll 1 takes 64 (budget): [45] closed by the size limit, [19] held;
+  // work == weight and HZ < 1000 -> flush everything; poll 2 takes 6.
+  ASSERT_EQ(net.sink.rx.size(), 3u);
+  EXPECT_EQ(net.sink.rx[0].segments, 45);
+  EXPECT_EQ(net.sink.rx[1].segments, 19);
+  EXPECT_EQ(net.sink.rx[2].segments, 6);
+  EXPECT_EQ(net.nic->counters().polls, 2u);
+  EXPECT_EQ(net.nic->counters().budget_exhausted, 1u);
+  EXPECT_EQ(net.nic->counters().interrupts, 1u);
+}
+
+TEST(GroReceiveNic, BudgetExhaustedKeepsYoungAggregatesAtHz1000) {
+  GroNet net(slow_irq(), 10_Gbps, 1000);
+  net.burst(0, 0, 70);
+  net.sim.run();
+  // HZ >= 1000: napi_gro_flush(flush_old) keeps aggregates started in this
+  // jiffy, so the 19 held segments grow by the 6 of the second poll.
+  ASSERT_EQ(net.sink.rx.size(), 2u);
+  EXPECT_EQ(net.sink.rx[0].segments, 45);
+  EXPECT_EQ(net.sink.rx[1].segments, 25);
+  EXPECT_EQ(net.sim.packets().in_use(), 0u);
+}
+
+// Three bursts of 5 in-order segments, 1 ms apart (one poll each), and the
+// rule `-m statistic --mode nth --every 3 --packet 0 -j DROP`.
+struct NthCase {
+  GroNet net;
+  NthDropFilter* f;
+  explicit NthCase(GroFilterPosition pos) : net(config(pos)) {
+    MatchRule m;
+    m.protocol = IpProtocol::tcp;
+    m.dst_port = kDport;
+    f = &net.sim.add<NthDropFilter>("nth", m, 3, 0);
+    net.nic->add_filter(f);
+    for (int j = 0; j < 3; ++j) net.burst(j * 1_ms, static_cast<std::uint32_t>(5 * j), 5);
+    net.sim.run();
+  }
+  static GroReceiveNicConfig config(GroFilterPosition pos) {
+    GroReceiveNicConfig c = slow_irq();
+    c.filter_position = pos;
+    return c;
+  }
+};
+
+TEST(GroReceiveNic, NthFilterAfterGroCountsAggregates) {
+  NthCase c(GroFilterPosition::after_gro);
+  // The rule sees 3 aggregates and drops the first (all 5 of its segments).
+  EXPECT_EQ(c.f->matched(), 3u);
+  EXPECT_EQ(c.f->dropped(), 1u);
+  EXPECT_EQ(c.net.nic->counters().filtered, 1u);
+  ASSERT_EQ(c.net.sink.rx.size(), 2u);
+  EXPECT_EQ(c.net.sink.rx[0].seq, 5 * kMss);
+  EXPECT_EQ(c.net.sink.rx[0].segments, 5);
+  EXPECT_EQ(c.net.sink.rx[1].segments, 5);
+  EXPECT_EQ(c.net.b->counters().filtered_ingress, 0u);
+}
+
+TEST(GroReceiveNic, NthFilterBeforeGroCountsWireSegments) {
+  NthCase c(GroFilterPosition::before_gro);
+  // 15 wire segments, 1-based 1, 4, 7, 10, 13 dropped. What is left merges
+  // around the holes: [2,3] [5] | [6] [8,9] | [11,12] [14,15].
+  EXPECT_EQ(c.f->matched(), 15u);
+  EXPECT_EQ(c.f->dropped(), 5u);
+  ASSERT_EQ(c.net.sink.rx.size(), 6u);
+  const std::vector<std::uint16_t> segs{2, 1, 1, 2, 2, 2};
+  const std::vector<std::uint32_t> first{1, 4, 5, 7, 10, 13};  // 0-based segment index
+  for (std::size_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(c.net.sink.rx[i].segments, segs[i]) << i;
+    EXPECT_EQ(c.net.sink.rx[i].seq, first[i] * kMss) << i;
+  }
+  EXPECT_EQ(c.net.nic->counters().wire_packets, 15u);
+  EXPECT_EQ(c.net.nic->counters().filtered, 5u);
+}
+
+TEST(GroReceiveNic, NonTcpAndForeignFramesPassThrough) {
+  GroNet net(slow_irq());
+  Packet udp;
+  udp.protocol = IpProtocol::udp;
+  udp.dst = 1;
+  udp.dst_port = 9;
+  udp.l4_header_bytes = kUdpHeaderBytes;
+  udp.payload_bytes = 100;
+  net.script->at(0, segment(0, kMss));
+  net.script->at(0, udp);
+  net.script->at(0, segment(kMss, kMss));
+  net.a->set_forwarding(std::vector<int>(8, 0));
+  Packet stray = segment(0, kMss);
+  stray.dst = 7;  // not this host (a hub repeats frames to every port)
+  net.script->at(0, stray);
+  net.sim.run();
+  // UDP is not merged and does not break the TCP aggregate.
+  ASSERT_EQ(net.sink.rx.size(), 1u);
+  EXPECT_EQ(net.sink.rx[0].segments, 2);
+  EXPECT_EQ(net.b->counters().no_listener, 1u);   // the UDP datagram
+  EXPECT_EQ(net.nic->counters().not_for_us, 1u);  // not sent through the ring
+  EXPECT_EQ(net.b->counters().not_for_us, 1u);
+  EXPECT_EQ(net.nic->counters().wire_packets, 3u);
+}
+
+TEST(GroReceiveNic, GroOffDeliversWireSegments) {
+  GroReceiveNicConfig cfg = slow_irq();
+  cfg.gro = false;
+  GroNet net(cfg);
+  net.burst(0, 0, 5);
+  net.sim.run();
+  ASSERT_EQ(net.sink.rx.size(), 5u);
+  EXPECT_EQ(net.nic->counters().aggregates, 0u);
+  EXPECT_DOUBLE_EQ(net.nic->mean_aggregate_segments(), 1.0);
+}
+
+TEST(GroReceiveNic, PerPacketCostTakesLateArrivalsWithoutInterrupt) {
+  GroReceiveNicConfig cfg;
+  cfg.irq_delay = 20_us;
+  cfg.per_packet_cost = 10_us;
+  GroNet net(cfg);
+  net.burst(0, 0, 5);
+  net.sim.run();
+  // IRQ at 17.304 -> poll at 37.304 takes 2, ends at 57.304 (41.912 and
+  // 54.216 arrived meanwhile) -> poll takes 2, ends 77.304 (66.520 arrived)
+  // -> poll takes 1, ends 87.304 -> idle. One interrupt, three polls.
+  ASSERT_EQ(net.sink.rx.size(), 3u);
+  EXPECT_EQ(net.sink.rx[0].t, 57'304_ns);
+  EXPECT_EQ(net.sink.rx[1].t, 77'304_ns);
+  EXPECT_EQ(net.sink.rx[2].t, 87'304_ns);
+  EXPECT_EQ(net.nic->counters().interrupts, 1u);
+  EXPECT_EQ(net.nic->counters().polls, 3u);
+}
+
+}  // namespace
+}  // namespace netsim
