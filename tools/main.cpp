@@ -5,10 +5,12 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include "cli_args.h"
 #include "netsim/scenario/scenario_builder.h"
+#include "netsim/scenario/measured_comparison.h"
 #include "netsim/scenario/scenario_loader.h"
 #include "netsim/scenario/scenario_runner.h"
 #include "netsim/version.h"
@@ -38,9 +40,20 @@ std::vector<ScenarioSpec> load_cells(const Options& o) {
   return cells;
 }
 
-int write_output(const Options& o, const results::RunSet& set) {
+// Text adds the simulated-vs-measured table after the runs; CSV becomes one
+// row per run of the compared flow with the measured value beside it.
+void write_all(std::ostream& out, const Options& o, const results::RunSet& set, const std::optional<MeasuredSpec>& m) {
+  if (m && o.format == OutputFormat::csv) {
+    write_comparison_csv(out, set, *m);
+    return;
+  }
+  write_results(out, set, o.format);
+  if (m && o.format == OutputFormat::text) write_comparison_text(out, set, *m);
+}
+
+int write_output(const Options& o, const results::RunSet& set, const std::optional<MeasuredSpec>& m) {
   if (!o.out_path) {
-    write_results(std::cout, set, o.format);
+    write_all(std::cout, o, set, m);
     std::cout.flush();
     return std::cout ? kOk : kOutputError;
   }
@@ -53,7 +66,7 @@ int write_output(const Options& o, const results::RunSet& set) {
       std::cerr << "netsim: cannot write " << tmp.string() << "\n";
       return kOutputError;
     }
-    write_results(f, set, o.format);
+    write_all(f, o, set, m);
     f.flush();
     if (!f) {
       std::cerr << "netsim: error while writing " << tmp.string() << "\n";
@@ -71,6 +84,7 @@ int write_output(const Options& o, const results::RunSet& set) {
 
 int command_run(const Options& o) {
   std::vector<ScenarioSpec> cells = load_cells(o);
+  const std::optional<MeasuredSpec> measured = parse_measured(cells.front());
   results::RunSet set;
   for (std::size_t i = 0; i < cells.size(); ++i) set.add_runs();
   // Cells are independent simulations: run them on worker threads, each
@@ -100,13 +114,14 @@ int command_run(const Options& o) {
   for (const auto& r : set.runs()) {
     if (!r.error().empty()) std::cerr << "netsim: run failed: " << r.error() << "\n";
   }
-  const int written = write_output(o, set);
+  const int written = write_output(o, set, measured);
   if (written != kOk) return written;
   return failed ? kRunFailed : kOk;
 }
 
 int command_validate(const Options& o) {
   std::vector<ScenarioSpec> cells = load_cells(o);
+  parse_measured(cells.front());  // a malformed measured block is an input error too
   for (const ScenarioSpec& spec : cells) build_scenario(spec);  // catches combination errors too
   std::cout << o.scenario_file << ": ok (" << cells.size() << (cells.size() == 1 ? " run" : " runs") << ")\n";
   return kOk;

@@ -58,6 +58,11 @@ expect run-json 0 '"packets_received": "75662"' '' -- "$netsim" run "$udp" --for
 expect run-override 0 'delay=300us' '' -- "$netsim" run "$udp" --set links.sw1-receiver.delay=300us
 expect run-seed 0 'seed=42' '' -- "$netsim" run "$udp" --seed 42
 
+measured=$src/tests/data/cli/measured-udp.yaml
+expect measured-text 0 '200Mbps +1 +200\.1 +250\.0 +-20\.0' '' -- "$netsim" run "$measured"
+expect measured-csv 0 '^rate,seed,sender_mbps,receiver_mbps,retransmits,measured_mbps,error_pct$' '' -- \
+  "$netsim" run "$measured" --format csv
+
 # A sweep writes one CSV row per cell (8 cells, one flow each) plus the header.
 "$netsim" run "$sweep" --format csv -j 2 >"$work/sweep.csv" 2>/dev/null
 lines=$(wc -l <"$work/sweep.csv")
