@@ -78,8 +78,9 @@ std::string fixed(double v, int decimals) {
   return buf;
 }
 
+// As measured-tables.md writes gains: "+4.5x" for a ratio of 5.5, "+65%" for 1.65.
 std::string ratio_text(double r) {
-  return r >= 2.0 ? fixed(r, 2) + "x" : (r >= 1.0 ? "+" : "") + fixed((r - 1.0) * 100.0, 1) + "%";
+  return r >= 2.0 ? "+" + fixed(r - 1.0, 2) + "x" : (r >= 1.0 ? "+" : "") + fixed((r - 1.0) * 100.0, 1) + "%";
 }
 
 }  // namespace

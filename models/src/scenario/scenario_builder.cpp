@@ -1,7 +1,10 @@
 #include "netsim/scenario/scenario_builder.h"
 
+#include <algorithm>
 #include <map>
+#include <memory>
 #include <stdexcept>
+#include <utility>
 
 #include "netsim/filter/nth_drop_filter.h"
 #include "netsim/filter/random_drop_filter.h"
@@ -57,7 +60,83 @@ ChannelConfig channel_from(const ScenarioSpec& spec, const std::string& from, co
 
 MatchRule match_rule(const MatchSpec& m) { return MatchRule{m.protocol, m.src_port, m.dst_port}; }
 
+GroReceiveNicConfig nic_config(const NicSpec& n) {
+  GroReceiveNicConfig c;
+  c.gro = n.gro;
+  c.irq_delay = n.irq_delay;
+  c.budget = n.budget;
+  c.filter_position =
+      n.filter_position == NicFilterPosition::after_gro ? GroFilterPosition::after_gro : GroFilterPosition::before_gro;
+  return c;
+}
+
+// The smallest MTU of the links attached to `host` (the receiver advertises an MSS from it).
+std::uint32_t host_mtu(const ScenarioSpec& spec, const std::string& host) {
+  std::int64_t mtu = 65535;
+  for (const auto& l : spec.links) {
+    if (l.end_a == host || l.end_b == host) mtu = std::min(mtu, l.mtu);
+  }
+  return static_cast<std::uint32_t>(mtu);
+}
+
 }  // namespace
+
+TcpFlowDriver::TcpFlowDriver(Simulation& sim, std::string name, tcp::FreeBsdTcpSender& sender,
+                             tcp::LinuxTcpReceiver& receiver, NodeId sender_host, SimTime start, SimTime end)
+    : Component(sim, std::move(name)),
+      sender_(sender),
+      receiver_(receiver),
+      sender_host_(sender_host),
+      start_(start),
+      end_(end) {
+  sim.schedule_at(start, this, kConnect);
+  sim.schedule_at(end, this, kEnd);
+}
+
+void TcpFlowDriver::handle_event(std::uint64_t tag) {
+  if (tag == kConnect) {
+    if (finished()) return;
+    sender_.set_unlimited_data(true);
+    sender_.connect();
+  } else if (tag == kEnd) {
+    finish();
+  }
+}
+
+bool TcpFlowDriver::owns(tcp::LinuxTcpReceiver::ConnId c) const {
+  return receiver_.peer(c) == sender_host_ && receiver_.peer_port(c) == sender_.local_port();
+}
+
+void TcpFlowDriver::on_delivered(tcp::LinuxTcpReceiver::ConnId c, std::uint64_t bytes) {
+  if (finished()) return;
+  conn_ = c;
+  delivered_ += bytes;
+}
+
+TcpFlowCounters TcpFlowDriver::counters() const {
+  if (frozen_) return *frozen_;
+  const tcp::FreeBsdTcpStats& st = sender_.stats();
+  TcpFlowCounters c;
+  // segments_sent counts SYNs too; a bulk sender sends no pure ACKs (its ACKs ride on data).
+  const std::uint64_t syns = sender_.state() == tcp::FreeBsdTcpSender::State::closed ? 0 : 1 + st.syn_retransmits;
+  c.data_segments_sent = st.segments_sent - std::min(st.segments_sent, syns);
+  c.bytes_sent = st.bytes_sent;
+  c.bytes_acked = sender_.bytes_acked();
+  c.retransmits = st.retransmitted_segments;
+  c.rto_count = st.rto_count;
+  c.recovery_episodes = st.recovery_episodes;
+  c.cwnd = sender_.tcpcb().snd_cwnd;
+  c.srtt_us = sender_.srtt_usecs();
+  c.segments_received = conn_ >= 0 ? receiver_.stats(conn_).segments_received : 0;
+  c.bytes_delivered = delivered_;
+  return c;
+}
+
+void TcpFlowDriver::finish() {
+  if (finished()) return;
+  frozen_ = counters();
+  sender_.set_unlimited_data(false);
+}
 
 Node* BuiltScenario::node(const std::string& name) const {
   for (Node* n : nodes) {
@@ -113,6 +192,22 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
   auto tables = b.topology.forwarding_tables();
   for (Node* n : b.nodes) n->set_forwarding(tables[n->id()]);
 
+  // Receive NICs: interposed on every channel that delivers to a host with a `nic:` block.
+  for (const auto& h : spec.hosts) {
+    if (!h.nic) continue;
+    auto* host = static_cast<Host*>(b.nodes[idx.ids.at(h.name)]);
+    for (std::size_t i = 0; i < spec.links.size(); ++i) {
+      const LinkSpec& l = spec.links[i];
+      Link& link = *b.links[i];
+      if (l.end_a != h.name && l.end_b != h.name) continue;
+      const bool at_a = l.end_a == h.name;
+      auto& nic = sim.add<GroReceiveNic>(h.name + "/nic/" + l.name, *host, at_a ? link.port_at_a() : link.port_at_b(),
+                                         nic_config(*h.nic));
+      nic.attach(at_a ? link.b_to_a() : link.a_to_b());
+      b.nics.push_back({&h, &l, &nic});
+    }
+  }
+
   for (const auto& f : spec.filters) {
     auto* host = static_cast<Host*>(b.nodes[idx.ids.at(f.host)]);
     PacketFilter* filter = nullptr;
@@ -122,7 +217,16 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     } else {
       filter = &sim.add<RandomDropFilter>(f.name, match_rule(f.match), f.probability);
     }
-    host->add_filter(f.hook == FilterHook::ingress ? Hook::ingress : Hook::egress, filter);
+    // An ingress rule on a host with a receive NIC runs in the NIC (at its filter_position), not in the host.
+    bool on_nic = false;
+    if (f.hook == FilterHook::ingress) {
+      for (const BuiltNic& n : b.nics) {
+        if (n.host->name != f.host) continue;
+        n.nic->add_filter(filter);
+        on_nic = true;
+      }
+    }
+    if (!on_nic) host->add_filter(f.hook == FilterHook::ingress ? Hook::ingress : Hook::egress, filter);
     b.filters.push_back({&f, filter});
   }
 
@@ -149,6 +253,58 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     c.flow_id = flow_id++;
     UdpSource* source = &sim.add<UdpSource>(fl.name, *from, c);
     b.udp_flows.push_back({&fl, source, sink});
+  }
+
+  // One Linux receiver per distinct (host, dst_port), created before any
+  // sender so that no sender takes its port as an ephemeral one.
+  struct Listener {
+    tcp::LinuxTcpReceiver* rx;
+    std::shared_ptr<std::vector<TcpFlowDriver*>> drivers;
+  };
+  std::map<std::pair<std::string, std::uint16_t>, Listener> listeners;
+  for (const auto& fl : spec.tcp_flows) {
+    const auto key = std::make_pair(fl.to, fl.dst_port);
+    if (listeners.count(key) != 0) continue;
+    auto* to = static_cast<Host*>(b.nodes[idx.ids.at(fl.to)]);
+    const auto flows_to_port = std::count_if(spec.tcp_flows.begin(), spec.tcp_flows.end(), [&](const TcpFlowSpec& o) {
+      return o.to == fl.to && o.dst_port == fl.dst_port;
+    });
+    tcp::LinuxTcpConfig rc;
+    rc.port = fl.dst_port;
+    rc.mtu = host_mtu(spec, fl.to);
+    rc.max_connections = std::max(rc.max_connections, static_cast<int>(flows_to_port));
+    tcp::LinuxTcpReceiver* rx = nullptr;
+    try {
+      rx = &sim.add<tcp::LinuxTcpReceiver>(fl.to + "/tcp-" + std::to_string(fl.dst_port), *to, rc);
+    } catch (const std::invalid_argument&) {
+      throw ScenarioError(fl.loc, "traffic." + fl.name + ".dst_port",
+                          "tcp port " + std::to_string(fl.dst_port) + " on host '" + fl.to + "' is already in use");
+    }
+    auto drivers = std::make_shared<std::vector<TcpFlowDriver*>>();
+    rx->set_on_data([drivers](tcp::LinuxTcpReceiver::ConnId c, std::uint64_t bytes) {
+      for (TcpFlowDriver* d : *drivers) {
+        if (d->owns(c)) {
+          d->on_delivered(c, bytes);
+          return;
+        }
+      }
+    });
+    listeners.emplace(key, Listener{rx, drivers});
+  }
+  for (const auto& fl : spec.tcp_flows) {
+    auto* from = static_cast<Host*>(b.nodes[idx.ids.at(fl.from)]);
+    auto* to = static_cast<Host*>(b.nodes[idx.ids.at(fl.to)]);
+    Listener& l = listeners.at(std::make_pair(fl.to, fl.dst_port));
+    tcp::FreeBsdTcpConfig sc;
+    sc.cc = fl.cc;
+    sc.sack = fl.sack;
+    sc.lrd = fl.lrd;
+    sc.tso = fl.tso;
+    auto& tx = sim.add<tcp::FreeBsdTcpSender>(fl.name, *from, to->id(), fl.dst_port, sc);
+    const SimTime end = fl.stop ? std::min(*fl.stop, spec.duration) : spec.duration;
+    auto& driver = sim.add<TcpFlowDriver>(fl.name + "/driver", tx, *l.rx, from->id(), fl.start, end);
+    l.drivers->push_back(&driver);
+    b.tcp_flows.push_back({&fl, &tx, l.rx, &driver});
   }
   return b;
 }

@@ -1,6 +1,8 @@
 #include "netsim/scenario/scenario_runner.h"
 
+#include <algorithm>
 #include <chrono>
+#include <string>
 #include <vector>
 
 #include "netsim/scenario/scenario_builder.h"
@@ -14,39 +16,109 @@ double mbps(std::uint64_t bytes, SimTime span) {
 }
 
 // Samples every flow's receive counters at fixed simulated intervals, as
-// iperf's -i does.
+// iperf's -i does (for tcp: bytes delivered to the receiving application, as
+// the iperf3 server reports). Flows appear in file order within each interval.
 class IntervalSampler final : public EventHandler {
  public:
   IntervalSampler(BuiltScenario& b, SimTime interval, results::RunResult& out)
-      : b_(b), interval_(interval), out_(out), last_packets_(b.udp_flows.size(), 0), last_bytes_(b.udp_flows.size(), 0) {
+      : b_(b), interval_(interval), out_(out) {
+    for (const BuiltUdpFlow& f : b.udp_flows) flows_.push_back({f.spec->order, f.spec->name, &f, nullptr, 0, 0});
+    for (const BuiltTcpFlow& f : b.tcp_flows) flows_.push_back({f.spec->order, f.spec->name, nullptr, &f, 0, 0});
+    std::sort(flows_.begin(), flows_.end(), [](const Flow& a, const Flow& c) { return a.order < c.order; });
     b.sim->schedule_at(interval, this, 0);
   }
 
   void handle_event(std::uint64_t) override {
     Simulation& sim = *b_.sim;
     const SimTime end = sim.now();
-    for (std::size_t i = 0; i < b_.udp_flows.size(); ++i) {
-      const UdpSink& sink = *b_.udp_flows[i].sink;
+    for (Flow& f : flows_) {
+      std::uint64_t packets = 0;
+      std::uint64_t bytes = 0;
+      if (f.udp) {
+        packets = f.udp->sink->packets_received();
+        bytes = f.udp->sink->bytes_received();
+      } else {
+        const TcpFlowCounters c = f.tcp->driver->counters();
+        packets = c.segments_received;
+        bytes = c.bytes_delivered;
+      }
       auto* s = out_.add_intervals();
-      s->set_flow(b_.udp_flows[i].spec->name);
+      s->set_flow(f.name);
       s->set_start_ps(end - interval_);
       s->set_end_ps(end);
-      s->set_packets(sink.packets_received() - last_packets_[i]);
-      s->set_bytes(sink.bytes_received() - last_bytes_[i]);
+      s->set_packets(packets - f.last_packets);
+      s->set_bytes(bytes - f.last_bytes);
       s->set_mbps(mbps(s->bytes(), interval_));
-      last_packets_[i] = sink.packets_received();
-      last_bytes_[i] = sink.bytes_received();
+      f.last_packets = packets;
+      f.last_bytes = bytes;
     }
     if (end + interval_ <= b_.spec->duration) sim.schedule_at(end + interval_, this, 0);
   }
 
  private:
+  struct Flow {
+    int order;
+    std::string name;
+    const BuiltUdpFlow* udp;
+    const BuiltTcpFlow* tcp;
+    std::uint64_t last_packets;
+    std::uint64_t last_bytes;
+  };
   BuiltScenario& b_;
   SimTime interval_;
   results::RunResult& out_;
-  std::vector<std::uint64_t> last_packets_;
-  std::vector<std::uint64_t> last_bytes_;
+  std::vector<Flow> flows_;
 };
+
+void add_udp_flow(results::RunResult& out, const BuiltUdpFlow& f) {
+  const UdpSourceConfig& c = f.source->config();
+  const SimTime span = c.stop - c.start;
+  auto* s = out.add_flows();
+  s->set_name(f.spec->name);
+  s->set_kind("udp");
+  s->set_src(f.spec->from);
+  s->set_dst(f.spec->to);
+  s->set_packets_sent(f.source->packets_sent());
+  s->set_bytes_sent(f.source->bytes_sent());
+  s->set_packets_received(f.sink->packets_received());
+  s->set_bytes_received(f.sink->bytes_received());
+  s->set_packets_lost(f.source->packets_sent() - f.sink->packets_received());
+  s->set_loss_pct(f.source->packets_sent() > 0
+                      ? 100.0 * static_cast<double>(s->packets_lost()) / static_cast<double>(f.source->packets_sent())
+                      : 0.0);
+  s->set_sender_mbps(mbps(f.source->bytes_sent(), span));
+  s->set_receiver_mbps(mbps(f.sink->bytes_received(), span));
+  s->set_start_ps(c.start);
+  s->set_end_ps(c.stop);
+}
+
+// Counters frozen at the end of the flow's window [start, min(stop, duration)).
+void add_tcp_flow(results::RunResult& out, const BuiltTcpFlow& f) {
+  const TcpFlowCounters c = f.driver->counters();
+  const SimTime span = f.driver->end() - f.driver->start();
+  auto* s = out.add_flows();
+  s->set_name(f.spec->name);
+  s->set_kind("tcp");
+  s->set_src(f.spec->from);
+  s->set_dst(f.spec->to);
+  s->set_packets_sent(c.data_segments_sent);
+  s->set_bytes_sent(c.bytes_sent);
+  s->set_packets_received(c.segments_received);
+  s->set_bytes_received(c.bytes_delivered);
+  s->set_packets_lost(c.retransmits);
+  s->set_loss_pct(c.data_segments_sent > 0
+                      ? 100.0 * static_cast<double>(c.retransmits) / static_cast<double>(c.data_segments_sent)
+                      : 0.0);
+  s->set_sender_mbps(mbps(c.bytes_acked, span));
+  s->set_receiver_mbps(mbps(c.bytes_delivered, span));
+  s->set_start_ps(f.driver->start());
+  s->set_end_ps(f.driver->end());
+  s->set_retransmits(c.retransmits);
+  s->set_rto_count(c.rto_count);
+  s->set_recovery_episodes(c.recovery_episodes);
+  s->set_final_cwnd(c.cwnd);
+  s->set_srtt_us(c.srtt_us);
+}
 
 // Busy time and utilization cover [0, duration]; counts include the drain.
 void add_channel_stats(results::RunResult& out, const std::string& link, const Channel& ch, SimTime busy,
@@ -86,6 +158,8 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
   std::unique_ptr<IntervalSampler> sampler;
   if (spec.interval > 0) sampler = std::make_unique<IntervalSampler>(b, spec.interval, out);
   sim.run_until(spec.duration);
+  // TCP counters end with the run (the drain only lets packets land).
+  for (const BuiltTcpFlow& f : b.tcp_flows) f.driver->finish();
   std::vector<SimTime> busy_at_end;
   for (const Link* l : b.links) {
     busy_at_end.push_back(l->a_to_b().busy_time_so_far(spec.duration));
@@ -96,26 +170,17 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
 
   out.set_sim_time_ps(spec.duration);
   out.set_events(sim.events_processed());
-  for (const BuiltUdpFlow& f : b.udp_flows) {
-    const UdpSourceConfig& c = f.source->config();
-    const SimTime span = c.stop - c.start;
-    auto* s = out.add_flows();
-    s->set_name(f.spec->name);
-    s->set_kind("udp");
-    s->set_src(f.spec->from);
-    s->set_dst(f.spec->to);
-    s->set_packets_sent(f.source->packets_sent());
-    s->set_bytes_sent(f.source->bytes_sent());
-    s->set_packets_received(f.sink->packets_received());
-    s->set_bytes_received(f.sink->bytes_received());
-    s->set_packets_lost(f.source->packets_sent() - f.sink->packets_received());
-    s->set_loss_pct(f.source->packets_sent() > 0
-                        ? 100.0 * static_cast<double>(s->packets_lost()) / static_cast<double>(f.source->packets_sent())
-                        : 0.0);
-    s->set_sender_mbps(mbps(f.source->bytes_sent(), span));
-    s->set_receiver_mbps(mbps(f.sink->bytes_received(), span));
-    s->set_start_ps(c.start);
-    s->set_end_ps(c.stop);
+  // Flows of both kinds in file order.
+  std::size_t u = 0;
+  std::size_t t = 0;
+  while (u < b.udp_flows.size() || t < b.tcp_flows.size()) {
+    const bool udp_next = t == b.tcp_flows.size() ||
+                          (u < b.udp_flows.size() && b.udp_flows[u].spec->order < b.tcp_flows[t].spec->order);
+    if (udp_next) {
+      add_udp_flow(out, b.udp_flows[u++]);
+    } else {
+      add_tcp_flow(out, b.tcp_flows[t++]);
+    }
   }
   for (std::size_t i = 0; i < b.links.size(); ++i) {
     add_channel_stats(out, b.links[i]->name(), b.links[i]->a_to_b(), busy_at_end[2 * i], spec.duration);

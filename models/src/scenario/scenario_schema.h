@@ -16,7 +16,8 @@ inline constexpr std::array<std::string_view, 13> kTopKeys{"name",    "descripti
 // Top-level fields that hold a single scalar, and so can be overridden or swept.
 inline constexpr std::array<std::string_view, 5> kTopScalarKeys{"name", "description", "seed", "duration", "interval"};
 
-inline constexpr std::array<std::string_view, 2> kHostKeys{"address", "hz"};
+inline constexpr std::array<std::string_view, 3> kHostKeys{"address", "nic", "hz"};
+inline constexpr std::array<std::string_view, 4> kNicKeys{"gro", "irq_delay", "budget", "filter_position"};
 inline constexpr std::array<std::string_view, 2> kSwitchKeys{"buffer", "buffer_packets"};
 inline constexpr std::array<std::string_view, 2> kHubKeys{"rate", "buffer"};
 inline constexpr std::array<std::string_view, 6> kLinkKeys{"ends", "rate", "delay", "mtu", "framing", "queue"};
@@ -26,11 +27,20 @@ inline constexpr std::array<std::string_view, 7> kFilterKeys{"host",   "hook",  
 inline constexpr std::array<std::string_view, 3> kMatchKeys{"protocol", "src_port", "dst_port"};
 inline constexpr std::array<std::string_view, 9> kUdpFlowKeys{"type", "from", "to",    "src_port", "dst_port",
                                                               "size", "rate", "start", "stop"};
+inline constexpr std::array<std::string_view, 10> kTcpFlowKeys{"type",  "from", "to",   "dst_port", "cc",
+                                                               "start", "stop", "sack", "lrd",      "tso"};
+// Every key of any flow type: what a sweep key may name (the type-specific
+// check happens when the value is tried on the scenario).
+inline constexpr std::array<std::string_view, 13> kAnyFlowKeys{
+    "type", "from", "to", "src_port", "dst_port", "size", "rate", "cc", "sack", "lrd", "tso", "start", "stop"};
 
 inline constexpr std::array<std::string_view, 2> kFilterHooks{"ingress", "egress"};
 inline constexpr std::array<std::string_view, 2> kFilterTypes{"nth", "random"};
 inline constexpr std::array<std::string_view, 2> kProtocols{"tcp", "udp"};
-inline constexpr std::array<std::string_view, 1> kTrafficTypes{"udp"};
+inline constexpr std::array<std::string_view, 2> kTrafficTypes{"udp", "tcp"};
+inline constexpr std::array<std::string_view, 3> kTcpCcNames{"newreno", "cubic", "cubic_d46046"};
+inline constexpr std::array<std::string_view, 2> kNicFilterPositions{"after_gro", "before_gro"};
+inline constexpr std::array<std::string_view, 2> kBooleans{"true", "false"};
 
 // A top-level map of named elements (hosts, links, ...). At most one field of
 // an element is itself a map (`sub_key`: links.queue, filters.match), and at
@@ -45,12 +55,12 @@ struct SectionSchema {
 };
 
 inline constexpr std::array<SectionSchema, 6> kSections{{
-    {"hosts", "host", kHostKeys, {}, {}, {}},
+    {"hosts", "host", kHostKeys, "nic", kNicKeys, {}},
     {"switches", "switch", kSwitchKeys, {}, {}, {}},
     {"hubs", "hub", kHubKeys, {}, {}, {}},
     {"links", "link", kLinkKeys, "queue", kQueueKeys, "ends"},
     {"filters", "filter", kFilterKeys, "match", kMatchKeys, {}},
-    {"traffic", "flow", kUdpFlowKeys, {}, {}, {}},
+    {"traffic", "flow", kAnyFlowKeys, {}, {}, {}},
 }};
 
 inline const SectionSchema* find_section(std::string_view name) {

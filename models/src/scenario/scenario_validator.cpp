@@ -2,12 +2,14 @@
 
 #include <arpa/inet.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,6 +29,7 @@ constexpr std::int64_t kMinIpv6Mtu = 1280;              // RFC 8200
 constexpr std::int64_t kMaxMtu = 65535;
 constexpr std::int64_t kMaxUdpPayload = 65507;  // 65535 - 20 (IPv4) - 8 (UDP)
 constexpr std::int64_t kMaxFraming = 65535;
+constexpr std::int64_t kMaxNicBudget = 65536;
 
 constexpr std::array<std::string_view, 5> kRequiredTop{"name", "duration", "hosts", "links", "traffic"};
 constexpr std::array<std::string_view, 1> kRequiredHost{"address"};
@@ -63,6 +66,7 @@ class Validator {
   void parse_top(const std::string& key, const Field& f);
   void parse_host(const std::string& name, const Field& f);
   void parse_address(const Field& f, HostSpec& h);
+  void parse_nic(const Field& f, HostSpec& h);
   void parse_switch(const std::string& name, const Field& f);
   void parse_hub(const std::string& name, const Field& f);
   void parse_link(const std::string& name, const Field& f);
@@ -70,6 +74,11 @@ class Validator {
   void parse_filter(const std::string& name, const Field& f);
   void parse_match(const Field& f, MatchSpec& m);
   void parse_flow(const std::string& name, const Field& f);
+  void parse_udp_flow(const std::string& name, const Field& f);
+  void parse_tcp_flow(const std::string& name, const Field& f);
+  void check_flow_ends(const Field& f, const std::set<std::string>& seen, const std::string& from,
+                       const std::optional<Field>& from_f, const std::string& to, const std::optional<Field>& to_f, SimTime start, const std::optional<Field>& start_f,
+                       const std::optional<SimTime>& stop, const std::optional<Field>& stop_f);
   void parse_sweep_axis(const std::string& key, const Field& f);
 
   void declare_node(const std::string& name, const Field& f, NodeKind kind, std::size_t index);
@@ -85,6 +94,7 @@ class Validator {
   std::map<std::string, NodeDecl> nodes_;         // hosts, switches and hubs share one namespace
   std::map<std::string, std::string> addresses_;  // binary address -> host name
   std::vector<std::function<void()>> deferred_;   // pass 2, in file order
+  int flow_order_ = 0;                            // flows of all types, in file order
 };
 
 ScenarioSpec Validator::run(const YAML::Node& root) {
@@ -163,6 +173,8 @@ void Validator::parse_host(const std::string& name, const Field& f) {
       parse_address(v, h);
     } else if (key == "hz") {
       h.hz = static_cast<int>(r_.integer(v, TickClock::kMinHz, TickClock::kMaxHz));
+    } else if (key == "nic") {
+      parse_nic(v, h);
     }
   });
   r_.require(f, seen, kRequiredHost);
@@ -186,6 +198,23 @@ void Validator::parse_address(const Field& f, HostSpec& h) {
   const auto [it, inserted] = addresses_.emplace(binary, h.name);
   if (!inserted) r_.fail(f, "address " + text + " is already used by host '" + it->second + "'");
   h.address = text;
+}
+
+void Validator::parse_nic(const Field& f, HostSpec& h) {
+  NicSpec nic;
+  r_.visit_fields(f, kNicKeys, [&](const std::string& key, const Field& v) {
+    if (key == "gro") {
+      nic.gro = r_.boolean(v);
+    } else if (key == "irq_delay") {
+      nic.irq_delay = r_.duration(v);
+    } else if (key == "budget") {
+      nic.budget = static_cast<int>(r_.integer(v, 1, kMaxNicBudget));
+    } else if (key == "filter_position") {
+      nic.filter_position = r_.choice(v, kNicFilterPositions) == "after_gro" ? NicFilterPosition::after_gro
+                                                                             : NicFilterPosition::before_gro;
+    }
+  });
+  h.nic = nic;
 }
 
 void Validator::parse_switch(const std::string& name, const Field& f) {
@@ -347,18 +376,55 @@ void Validator::parse_match(const Field& f, MatchSpec& m) {
 }
 
 void Validator::parse_flow(const std::string& name, const Field& f) {
-  UdpFlowSpec fl;
-  fl.name = name;
-  fl.loc = r_.loc(f.key);
-  // Each traffic type will have its own keys, so the type is read first.
-  r_.expect_map(f, "a map with keys " + join_words(kUdpFlowKeys));
+  // Each traffic type has its own keys, so the type is read first.
+  r_.expect_map(f, "a map with keys type, from, to, ... (see docs/scenario-format.md)");
   const auto type = r_.find(f, "type");
   if (!type) r_.missing(f, "type");
   const std::string& type_name = r_.scalar(*type, "a traffic type");
   if (!contains(kTrafficTypes, type_name)) {
-    r_.fail(*type, "unsupported traffic type '" + type_name + "' (supported: " + join_words(kTrafficTypes) + ")");
+    r_.fail(*type, "unsupported traffic type '" + type_name + "' (supported: " + join_words(kTrafficTypes) + ")" +
+                       suggestion(type_name, kTrafficTypes));
   }
+  if (type_name == "tcp") {
+    parse_tcp_flow(name, f);
+  } else {
+    parse_udp_flow(name, f);
+  }
+}
 
+// Checks shared by every flow type: both ends given and different, stop after
+// start; then (deferred) both ends are hosts of one IP version and start lies
+// within the run.
+void Validator::check_flow_ends(const Field& f, const std::set<std::string>& seen,
+                                const std::string& from, const std::optional<Field>& from_f, const std::string& to,
+                                const std::optional<Field>& to_f, SimTime start, const std::optional<Field>& start_f,
+                                const std::optional<SimTime>& stop, const std::optional<Field>& stop_f) {
+  r_.require(f, seen, kRequiredFlow);
+  if (from == to) r_.fail(*to_f, "a flow needs two different hosts, but from and to are both '" + from + "'");
+  if (stop && *stop <= start) {
+    r_.fail(*stop_f, "stop (" + format_duration(*stop) + ") must be after start (" + format_duration(start) + ")");
+  }
+  deferred_.emplace_back([this, from, to, start, from_f = *from_f, to_f = *to_f, start_f] {
+    const std::string why = "traffic runs between hosts";
+    resolve(from_f, from, true, why);
+    resolve(to_f, to, true, why);
+    if (start >= spec_.duration) {
+      r_.fail(*start_f, "start (" + format_duration(start) + ") must be before the end of the run (duration " +
+                            format_duration(spec_.duration) + ")");
+    }
+    if (is_ipv6_host(from) != is_ipv6_host(to)) {
+      const auto version = [this](const std::string& h) { return is_ipv6_host(h) ? "IPv6" : "IPv4"; };
+      r_.fail(to_f, "flow from " + std::string(version(from)) + " host '" + from + "' to " + version(to) +
+                        " host '" + to + "': both ends must use the same IP version");
+    }
+  });
+}
+
+void Validator::parse_udp_flow(const std::string& name, const Field& f) {
+  UdpFlowSpec fl;
+  fl.name = name;
+  fl.loc = r_.loc(f.key);
+  fl.order = flow_order_++;
   std::optional<Field> from;
   std::optional<Field> to;
   std::optional<Field> start;
@@ -393,29 +459,46 @@ void Validator::parse_flow(const std::string& name, const Field& f) {
       stop.emplace(v);
     }
   });
-  r_.require(f, seen, kRequiredFlow);
-  if (fl.from == fl.to) r_.fail(*to, "a flow needs two different hosts, but from and to are both '" + fl.from + "'");
-  if (fl.stop && *fl.stop <= fl.start) {
-    r_.fail(*stop, "stop (" + format_duration(*fl.stop) + ") must be after start (" + format_duration(fl.start) + ")");
-  }
-  const std::size_t index = spec_.udp_flows.size();
+  check_flow_ends(f, seen, fl.from, from, fl.to, to, fl.start, start, fl.stop, stop);
   spec_.udp_flows.push_back(std::move(fl));
+}
 
-  deferred_.emplace_back([this, index, from_f = *from, to_f = *to, start] {
-    const UdpFlowSpec& flow = spec_.udp_flows[index];
-    const std::string why = "traffic runs between hosts";
-    resolve(from_f, flow.from, true, why);
-    resolve(to_f, flow.to, true, why);
-    if (flow.start >= spec_.duration) {
-      r_.fail(*start, "start (" + format_duration(flow.start) + ") must be before the end of the run (duration " +
-                          format_duration(spec_.duration) + ")");
-    }
-    if (is_ipv6_host(flow.from) != is_ipv6_host(flow.to)) {
-      const auto version = [this](const std::string& h) { return is_ipv6_host(h) ? "IPv6" : "IPv4"; };
-      r_.fail(to_f, "flow from " + std::string(version(flow.from)) + " host '" + flow.from + "' to " +
-                        version(flow.to) + " host '" + flow.to + "': both ends must use the same IP version");
+void Validator::parse_tcp_flow(const std::string& name, const Field& f) {
+  TcpFlowSpec fl;
+  fl.name = name;
+  fl.loc = r_.loc(f.key);
+  fl.order = flow_order_++;
+  std::optional<Field> from;
+  std::optional<Field> to;
+  std::optional<Field> start;
+  std::optional<Field> stop;
+  const auto seen = r_.visit_fields(f, kTcpFlowKeys, [&](const std::string& key, const Field& v) {
+    if (key == "from") {
+      fl.from = r_.scalar(v, "a host name");
+      from.emplace(v);
+    } else if (key == "to") {
+      fl.to = r_.scalar(v, "a host name");
+      to.emplace(v);
+    } else if (key == "dst_port") {
+      fl.dst_port = static_cast<std::uint16_t>(r_.integer(v, 1, 65535));
+    } else if (key == "cc") {
+      fl.cc = r_.choice(v, kTcpCcNames);
+    } else if (key == "sack") {
+      fl.sack = r_.boolean(v);
+    } else if (key == "lrd") {
+      fl.lrd = r_.boolean(v);
+    } else if (key == "tso") {
+      fl.tso = r_.boolean(v);
+    } else if (key == "start") {
+      fl.start = r_.duration(v);
+      start.emplace(v);
+    } else if (key == "stop") {
+      fl.stop = r_.duration(v);
+      stop.emplace(v);
     }
   });
+  check_flow_ends(f, seen, fl.from, from, fl.to, to, fl.start, start, fl.stop, stop);
+  spec_.tcp_flows.push_back(std::move(fl));
 }
 
 void Validator::parse_sweep_axis(const std::string& key, const Field& f) {
@@ -465,7 +548,10 @@ std::vector<std::string> Validator::element_names(std::string_view section) cons
   if (section == "hubs") add(spec_.hubs);
   if (section == "links") add(spec_.links);
   if (section == "filters") add(spec_.filters);
-  if (section == "traffic") add(spec_.udp_flows);
+  if (section == "traffic") {
+    add(spec_.udp_flows);
+    add(spec_.tcp_flows);
+  }
   return names;
 }
 
@@ -557,12 +643,18 @@ void Validator::check_connectivity() const {
           "host '" + h.name + "' has no path to any other host (e.g. '" + other->name + "'): connect it with a link");
     }
   }
-  for (const auto& fl : spec_.udp_flows) {
+  const auto check_flow = [&](const auto& fl) {
     if (root(id.at(fl.from)) != root(id.at(fl.to))) {
       r_.fail_at(fl.loc, "traffic." + fl.name,
                  "hosts '" + fl.from + "' and '" + fl.to + "' are not connected: no path of links joins them");
     }
-  }
+  };
+  // Both kinds in file order, so the first disconnected flow in the file is reported.
+  std::vector<std::pair<int, std::function<void()>>> flows;
+  for (const auto& fl : spec_.udp_flows) flows.emplace_back(fl.order, [&check_flow, &fl] { check_flow(fl); });
+  for (const auto& fl : spec_.tcp_flows) flows.emplace_back(fl.order, [&check_flow, &fl] { check_flow(fl); });
+  std::sort(flows.begin(), flows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [order, check] : flows) check();
 }
 
 }  // namespace

@@ -300,4 +300,11 @@ std::string Reader::choice(const Field& f, KeyList options) const {
   return text;
 }
 
+bool Reader::boolean(const Field& f) const {
+  const std::string& text = scalar(f, "true or false");
+  if (text == "true") return true;
+  if (text == "false") return false;
+  fail(f, "expected true or false, got '" + text + "'" + suggestion(text, kBooleans));
+}
+
 }  // namespace netsim::scenario_internal

@@ -104,6 +104,8 @@ class Reader {
   DataRate rate(const Field& f) const;
   std::int64_t size(const Field& f, std::int64_t lo, std::int64_t hi) const;
   std::string choice(const Field& f, KeyList options) const;
+  // Exactly `true` or `false` (YAML 1.1 spellings such as yes/on are rejected).
+  bool boolean(const Field& f) const;
 
  private:
   std::set<std::string> each_entry(const Field& map, const std::string& expected,

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,7 +13,10 @@
 #include "netsim/net/hub.h"
 #include "netsim/net/link.h"
 #include "netsim/net/switch.h"
+#include "netsim/nic/gro_receive_nic.h"
 #include "netsim/scenario/scenario_spec.h"
+#include "netsim/tcp/freebsd_tcp_sender.h"
+#include "netsim/tcp/linux_tcp_receiver.h"
 #include "netsim/topology/topology.h"
 
 namespace netsim {
@@ -28,6 +32,67 @@ struct BuiltUdpFlow {
   UdpSink* sink;
 };
 
+// One receive NIC: a host with a `nic:` block gets one per incoming link.
+struct BuiltNic {
+  const HostSpec* host;
+  const LinkSpec* link;
+  GroReceiveNic* nic;
+};
+
+// Counters of one tcp flow over its measurement window [start, end).
+struct TcpFlowCounters {
+  std::uint64_t data_segments_sent = 0;  // sender: segments without SYNs, retransmissions included
+  std::uint64_t bytes_sent = 0;          // sender: payload bytes, retransmissions included
+  std::uint64_t bytes_acked = 0;         // sender: cumulatively acknowledged
+  std::uint64_t retransmits = 0;         // sender: retransmitted segments
+  std::uint64_t rto_count = 0;
+  std::uint64_t recovery_episodes = 0;
+  std::uint32_t cwnd = 0;                // bytes
+  std::uint32_t srtt_us = 0;
+  std::uint64_t segments_received = 0;   // receiver: wire segments of this connection
+  std::uint64_t bytes_delivered = 0;     // receiver: in order to the application
+};
+
+// Runs one tcp flow like `iperf3 -c`: connects at `start` with unlimited data,
+// and at `end` (min(stop, duration)) stops writing and freezes its counters
+// (the connection itself goes on with what is buffered; nothing is counted).
+class TcpFlowDriver final : public Component, public EventHandler {
+ public:
+  TcpFlowDriver(Simulation& sim, std::string name, tcp::FreeBsdTcpSender& sender, tcp::LinuxTcpReceiver& receiver,
+                NodeId sender_host, SimTime start, SimTime end);
+
+  void handle_event(std::uint64_t tag) override;
+  // Freezes the counters and stops the application writing. Idempotent.
+  void finish();
+  bool finished() const { return frozen_.has_value(); }
+  // Whether receiver connection `c` is this flow's.
+  bool owns(tcp::LinuxTcpReceiver::ConnId c) const;
+  // In-order bytes handed to the receiving app on connection `c` (owned by this flow).
+  void on_delivered(tcp::LinuxTcpReceiver::ConnId c, std::uint64_t bytes);
+  // Live until finish(), frozen after.
+  TcpFlowCounters counters() const;
+  SimTime start() const { return start_; }
+  SimTime end() const { return end_; }
+
+ private:
+  enum Tag : std::uint64_t { kConnect = 1, kEnd = 2 };
+  tcp::FreeBsdTcpSender& sender_;
+  tcp::LinuxTcpReceiver& receiver_;
+  NodeId sender_host_;
+  SimTime start_;
+  SimTime end_;
+  tcp::LinuxTcpReceiver::ConnId conn_ = -1;  // receiver side, once data arrived
+  std::uint64_t delivered_ = 0;
+  std::optional<TcpFlowCounters> frozen_;
+};
+
+struct BuiltTcpFlow {
+  const TcpFlowSpec* spec;
+  tcp::FreeBsdTcpSender* sender;
+  tcp::LinuxTcpReceiver* receiver;  // shared by all flows to the same (host, dst_port)
+  TcpFlowDriver* driver;
+};
+
 // Everything a run needs, owned together. The spec must outlive it.
 struct BuiltScenario {
   const ScenarioSpec* spec = nullptr;
@@ -37,6 +102,8 @@ struct BuiltScenario {
   std::vector<Link*> links;  // in spec order
   std::vector<BuiltFilter> filters;
   std::vector<BuiltUdpFlow> udp_flows;
+  std::vector<BuiltTcpFlow> tcp_flows;
+  std::vector<BuiltNic> nics;  // hosts with a `nic:` block, in host then link order
 
   Node* node(const std::string& name) const;
 };

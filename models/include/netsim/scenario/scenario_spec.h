@@ -26,12 +26,24 @@ struct SourceLoc {
   int column = 0;    // 1-based; 0 when unknown
 };
 
+enum class NicFilterPosition { after_gro, before_gro };
+
+// A Linux virtio-net/NAPI receive NIC with GRO (netsim/nic/gro_receive_nic.h),
+// interposed on every link channel that delivers to the host.
+struct NicSpec {
+  bool gro = true;
+  SimTime irq_delay = 20'000'000;  // 20 us
+  int budget = 64;                 // NAPI weight
+  NicFilterPosition filter_position = NicFilterPosition::after_gro;
+};
+
 struct HostSpec {
   std::string name;
   SourceLoc loc;
   std::string address;  // textual IPv4 or IPv6 address
   IpVersion ip_version = IpVersion::v4;
   int hz = 1000;        // kern.hz of the host's tick clock
+  std::optional<NicSpec> nic;  // receive NIC; nullopt = packets go straight to the host
 };
 
 struct SwitchSpec {
@@ -85,6 +97,7 @@ struct FilterSpec {
 struct UdpFlowSpec {
   std::string name;
   SourceLoc loc;
+  int order = 0;                  // position among all flows of the traffic section
   std::string from;
   std::string to;
   std::uint16_t src_port = 0;     // 0: chosen by the builder (ephemeral)
@@ -93,6 +106,23 @@ struct UdpFlowSpec {
   std::optional<DataRate> rate;       // payload bit rate; nullopt = as fast as the path allows
   SimTime start = 0;
   std::optional<SimTime> stop;        // nullopt: until the end of the run
+};
+
+// An iperf3-like bulk TCP transfer: a FreeBSD sender with unlimited data to a
+// Linux receiver listening on (to, dst_port).
+struct TcpFlowSpec {
+  std::string name;
+  SourceLoc loc;
+  int order = 0;                  // position among all flows of the traffic section
+  std::string from;
+  std::string to;
+  std::uint16_t dst_port = 5201;
+  std::string cc = "newreno";     // newreno | cubic | cubic_d46046
+  SimTime start = 0;              // connect (SYN) time
+  std::optional<SimTime> stop;    // end of measurement; nullopt: until the end of the run
+  bool sack = true;
+  bool lrd = true;
+  bool tso = true;
 };
 
 struct SweepAxis {
@@ -120,6 +150,7 @@ struct ScenarioSpec {
   std::vector<LinkSpec> links;
   std::vector<FilterSpec> filters;
   std::vector<UdpFlowSpec> udp_flows;
+  std::vector<TcpFlowSpec> tcp_flows;
   std::vector<SweepAxis> sweep;
   std::vector<Override> overrides;  // what was applied on top of the file
   YAML::Node measured;              // free-form reference numbers, kept for reports
