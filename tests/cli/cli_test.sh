@@ -63,6 +63,11 @@ expect measured-text 0 '200Mbps +1 +200\.1 +250\.0 +-20\.0' '' -- "$netsim" run 
 expect measured-csv 0 '^rate,seed,sender_mbps,receiver_mbps,retransmits,measured_mbps,error_pct$' '' -- \
   "$netsim" run "$measured" --format csv
 
+t1=$src/scenarios/t1-loss-resilience.yaml
+expect t1-validate 0 'ok \(24 runs\)' '' -- "$netsim" validate "$t1"
+expect t1-csv 0 '^hz,cc,every,seed,sender_mbps,receiver_mbps,retransmits,measured_mbps,error_pct$' '' -- \
+  "$netsim" run "$t1" --format csv
+
 # A sweep writes one CSV row per cell (8 cells, one flow each) plus the header.
 "$netsim" run "$sweep" --format csv -j 2 >"$work/sweep.csv" 2>/dev/null
 lines=$(wc -l <"$work/sweep.csv")

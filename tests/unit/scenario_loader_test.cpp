@@ -382,7 +382,7 @@ TEST(ScenarioLoaderErrors, FilterKeyForOtherType) {
                     "filters.x.every", "applies only to filters of type nth");
 }
 TEST(ScenarioLoaderErrors, UnsupportedTrafficType) {
-  expect_bad("traffic_type.yaml", 10, 14, "traffic.f.type", "unsupported traffic type 'tcp' (supported: udp)");
+  expect_bad("traffic_type.yaml", 10, 14, "traffic.f.type", "unsupported traffic type 'sctp' (supported: udp, tcp)");
 }
 
 TEST(ScenarioLoaderErrors, IsolatedHost) {
@@ -576,6 +576,144 @@ TEST(ScenarioSweep, AxisMayAddADefaultedField) {
   EXPECT_EQ(cells[1][0].value, "100");
   EXPECT_EQ(cells[1][1].value, "9000");
   EXPECT_EQ(parse_scenario_text(kBase, "inline.yaml", cells[3]).links[0].mtu, 9000);
+}
+
+// ---------------------------------------------------------------------------
+// TCP flows and receive NICs
+
+// kBase with the udp flow of line 9 replaced by `flow` (still on line 9).
+std::string with_flow(const std::string& flow) {
+  std::string yaml = kBase;
+  yaml.replace(yaml.find("  f: { type: udp, from: a, to: b }"), 34, flow);
+  return yaml;
+}
+
+TEST(ScenarioTcp, TcpFlowDefaultsAndKeys) {
+  ScenarioSpec s = parse_scenario_text(with_flow("  f: { type: tcp, from: a, to: b }"), "inline.yaml");
+  ASSERT_EQ(s.tcp_flows.size(), 1u);
+  EXPECT_TRUE(s.udp_flows.empty());
+  const TcpFlowSpec& d = s.tcp_flows[0];
+  EXPECT_EQ(d.dst_port, 5201);
+  EXPECT_EQ(d.cc, "newreno");
+  EXPECT_EQ(d.start, 0);
+  EXPECT_FALSE(d.stop.has_value());
+  EXPECT_TRUE(d.sack);
+  EXPECT_TRUE(d.lrd);
+  EXPECT_TRUE(d.tso);
+  s = parse_scenario_text(with_flow("  f: { type: tcp, from: a, to: b, dst_port: 5555, cc: cubic_d46046, start: "
+                                    "100ms, stop: 900ms, sack: false, lrd: false, tso: false }"),
+                          "inline.yaml");
+  const TcpFlowSpec& t = s.tcp_flows[0];
+  EXPECT_EQ(t.dst_port, 5555);
+  EXPECT_EQ(t.cc, "cubic_d46046");
+  EXPECT_EQ(t.start, 100_ms);
+  EXPECT_EQ(t.stop, 900_ms);
+  EXPECT_FALSE(t.sack);
+  EXPECT_FALSE(t.lrd);
+  EXPECT_FALSE(t.tso);
+}
+
+TEST(ScenarioTcp, FlowsOfBothKindsKeepFileOrder) {
+  const ScenarioSpec s = parse_scenario_text(
+      with_flow("  t1: { type: tcp, from: a, to: b }\n  u1: { type: udp, from: a, to: b }\n  t2: { type: tcp, from: b, to: a }"),
+      "inline.yaml");
+  ASSERT_EQ(s.tcp_flows.size(), 2u);
+  ASSERT_EQ(s.udp_flows.size(), 1u);
+  EXPECT_EQ(s.tcp_flows[0].order, 0);
+  EXPECT_EQ(s.udp_flows[0].order, 1);
+  EXPECT_EQ(s.tcp_flows[1].order, 2);
+}
+
+TEST(ScenarioTcp, BadCcListsTheValidNames) {
+  expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, cc: cubik }"), 9, 39, "traffic.f.cc",
+                    "expected one of newreno, cubic, cubic_d46046, got 'cubik'; did you mean 'cubic'?");
+}
+TEST(ScenarioTcp, NonBooleanSack) {
+  expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, sack: yes }"), 9, 41, "traffic.f.sack",
+                    "expected true or false, got 'yes'");
+}
+TEST(ScenarioTcp, UdpFlowRejectsCc) {
+  expect_text_error(with_flow("  f: { type: udp, from: a, to: b, cc: cubic }"), 9, 35, "traffic.f.cc",
+                    "unknown key 'cc' (accepted keys: type, from, to, src_port, dst_port, size, rate, start, stop)");
+}
+TEST(ScenarioTcp, TcpFlowRejectsSizeAndRate) {
+  expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, size: 1000B }"), 9, 35, "traffic.f.size",
+                    "unknown key 'size' (accepted keys: type, from, to, dst_port, cc, start, stop, sack, lrd, tso)");
+  expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, rate: 1Gbps }"), 9, 35, "traffic.f.rate",
+                    "unknown key 'rate'");
+  expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, sak: true }"), 9, 35, "traffic.f.sak",
+                    "did you mean 'sack'?");
+}
+TEST(ScenarioTcp, TcpFlowSharedChecks) {
+  expect_text_error(with_flow("  f: { type: tcp, from: a, to: a }"), 9, 32, "traffic.f.to",
+                    "a flow needs two different hosts");
+  expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, start: 2s }"), 9, 42, "traffic.f.start",
+                    "must be before the end of the run");
+  expect_text_error(with_flow("  f: { type: tcp, from: a, to: c }"), 9, 32, "traffic.f.to", "unknown host 'c'");
+}
+
+TEST(ScenarioTcp, NicBlock) {
+  std::string yaml = kBase;
+  yaml.replace(yaml.find("{ address: 10.0.0.2 }"), 21, "{ address: 10.0.0.2, nic: {} }");
+  ScenarioSpec s = parse_scenario_text(yaml, "inline.yaml");
+  ASSERT_TRUE(s.hosts[1].nic.has_value());
+  EXPECT_FALSE(s.hosts[0].nic.has_value());
+  EXPECT_TRUE(s.hosts[1].nic->gro);
+  EXPECT_EQ(s.hosts[1].nic->irq_delay, 20_us);
+  EXPECT_EQ(s.hosts[1].nic->budget, 64);
+  EXPECT_EQ(s.hosts[1].nic->filter_position, NicFilterPosition::after_gro);
+
+  yaml = kBase;
+  yaml.replace(yaml.find("{ address: 10.0.0.2 }"), 21,
+               "{ address: 10.0.0.2, nic: { gro: false, irq_delay: 5us, budget: 16, filter_position: before_gro } }");
+  s = parse_scenario_text(yaml, "inline.yaml");
+  EXPECT_FALSE(s.hosts[1].nic->gro);
+  EXPECT_EQ(s.hosts[1].nic->irq_delay, 5_us);
+  EXPECT_EQ(s.hosts[1].nic->budget, 16);
+  EXPECT_EQ(s.hosts[1].nic->filter_position, NicFilterPosition::before_gro);
+}
+
+TEST(ScenarioTcp, NicErrors) {
+  const auto nic = [](const std::string& block) {
+    std::string yaml = kBase;
+    yaml.replace(yaml.find("{ address: 10.0.0.2 }"), 21, "{ address: 10.0.0.2, nic: " + block + " }");
+    return yaml;
+  };
+  // "  b: { address: 10.0.0.2, nic: " is 31 characters: the nic map starts at column 32.
+  expect_text_error(nic("{ gro: 1 }"), 5, 39, "hosts.b.nic.gro", "expected true or false, got '1'");
+  expect_text_error(nic("{ budget: 0 }"), 5, 42, "hosts.b.nic.budget", "out of range");
+  expect_text_error(nic("{ filter_position: before }"), 5, 51, "hosts.b.nic.filter_position",
+                    "expected one of after_gro, before_gro, got 'before'");
+  expect_text_error(nic("{ irq: 5us }"), 5, 34, "hosts.b.nic.irq",
+                    "unknown key 'irq' (accepted keys: gro, irq_delay, budget, filter_position)");
+  expect_text_error(nic("5us"), 5, 32, "hosts.b.nic", "expected a map");
+}
+
+TEST(ScenarioTcp, OverridesAndSweepsReachTheNewKeys) {
+  std::string yaml = with_flow("  t1: { type: tcp, from: a, to: b }");
+  yaml.replace(yaml.find("{ address: 10.0.0.2 }"), 21, "{ address: 10.0.0.2, nic: {} }");
+  const ScenarioSpec s = parse_scenario_text(
+      yaml, "inline.yaml",
+      {parse_override("traffic.t1.cc=cubic"), parse_override("hosts.a.hz=100"),
+       parse_override("hosts.b.nic.filter_position=before_gro"), parse_override("traffic.t1.sack=false")});
+  EXPECT_EQ(s.tcp_flows[0].cc, "cubic");
+  EXPECT_FALSE(s.tcp_flows[0].sack);
+  EXPECT_EQ(s.hosts[0].hz, 100);
+  EXPECT_EQ(s.hosts[1].nic->filter_position, NicFilterPosition::before_gro);
+
+  const ScenarioSpec swept = parse_scenario_text(
+      yaml + "sweep:\n  traffic.t1.cc: [newreno, cubic]\n  hosts.a.hz: [100, 1000]\n  hosts.b.nic.gro: [true, false]\n",
+      "inline.yaml");
+  EXPECT_EQ(expand_sweep(swept).size(), 8u);
+  // A bad value, and a key of the other flow type, are reported at the sweep value.
+  expect_text_error(yaml + "sweep:\n  traffic.t1.cc: [newreno, reno]\n", 11, 28, "sweep.traffic.t1.cc",
+                    "value 'reno' for 'traffic.t1.cc' would make the scenario invalid");
+  expect_text_error(yaml + "sweep:\n  traffic.t1.size: [1000B]\n", 11, 21, "sweep.traffic.t1.size", "unknown key 'size'");
+  expect_text_error(yaml + "sweep:\n  hosts.b.nic: [1]\n", 11, 3, "sweep.hosts.b.nic", "is a map");
+  // An override with a bad value is reported at the override.
+  const ScenarioError e = text_error(yaml, {parse_override("traffic.t1.cc=bbr")});
+  EXPECT_EQ(e.loc.file, "--set");
+  EXPECT_EQ(e.field, "traffic.t1.cc");
 }
 
 }  // namespace

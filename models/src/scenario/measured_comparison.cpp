@@ -229,7 +229,7 @@ void write_comparison_csv(std::ostream& out, const results::RunSet& runs, const 
       continue;
     }
     out << format_double_roundtrip(f->sender_mbps()) << "," << format_double_roundtrip(f->receiver_mbps()) << ","
-        << f->packets_lost() << ",";
+        << (f->kind() == "tcp" ? f->retransmits() : f->packets_lost()) << ",";
     const auto it = measured.find(keys);
     if (it == measured.end()) {
       out << ",\n";
