@@ -76,9 +76,16 @@ class Validator {
   void parse_flow(const std::string& name, const Field& f);
   void parse_udp_flow(const std::string& name, const Field& f);
   void parse_tcp_flow(const std::string& name, const Field& f);
-  void check_flow_ends(const Field& f, const std::set<std::string>& seen, const std::string& from,
-                       const std::optional<Field>& from_f, const std::string& to, const std::optional<Field>& to_f, SimTime start, const std::optional<Field>& start_f,
-                       const std::optional<SimTime>& stop, const std::optional<Field>& stop_f);
+  // Where the keys every flow type shares were written, for later checks.
+  struct SharedFlowFields {
+    std::optional<Field> from, to, start, stop;
+  };
+  // Reads from, to, dst_port, start or stop into any flow spec; false for other keys.
+  template <typename FlowSpec>
+  bool read_shared_flow_key(const std::string& key, const Field& v, FlowSpec& fl, SharedFlowFields& at);
+  template <typename FlowSpec>
+  void check_flow_ends(const Field& f, const std::set<std::string>& seen, const FlowSpec& fl,
+                       const SharedFlowFields& at);
   void parse_sweep_axis(const std::string& key, const Field& f);
 
   void declare_node(const std::string& name, const Field& f, NodeKind kind, std::size_t index);
@@ -392,19 +399,44 @@ void Validator::parse_flow(const std::string& name, const Field& f) {
   }
 }
 
+template <typename FlowSpec>
+bool Validator::read_shared_flow_key(const std::string& key, const Field& v, FlowSpec& fl, SharedFlowFields& at) {
+  if (key == "from") {
+    fl.from = r_.scalar(v, "a host name");
+    at.from.emplace(v);
+  } else if (key == "to") {
+    fl.to = r_.scalar(v, "a host name");
+    at.to.emplace(v);
+  } else if (key == "dst_port") {
+    fl.dst_port = static_cast<std::uint16_t>(r_.integer(v, 1, 65535));
+  } else if (key == "start") {
+    fl.start = r_.duration(v);
+    at.start.emplace(v);
+  } else if (key == "stop") {
+    fl.stop = r_.duration(v);
+    at.stop.emplace(v);
+  } else {
+    return false;
+  }
+  return true;
+}
+
 // Checks shared by every flow type: both ends given and different, stop after
 // start; then (deferred) both ends are hosts of one IP version and start lies
 // within the run.
-void Validator::check_flow_ends(const Field& f, const std::set<std::string>& seen,
-                                const std::string& from, const std::optional<Field>& from_f, const std::string& to,
-                                const std::optional<Field>& to_f, SimTime start, const std::optional<Field>& start_f,
-                                const std::optional<SimTime>& stop, const std::optional<Field>& stop_f) {
+template <typename FlowSpec>
+void Validator::check_flow_ends(const Field& f, const std::set<std::string>& seen, const FlowSpec& fl,
+                                const SharedFlowFields& at) {
   r_.require(f, seen, kRequiredFlow);
-  if (from == to) r_.fail(*to_f, "a flow needs two different hosts, but from and to are both '" + from + "'");
-  if (stop && *stop <= start) {
-    r_.fail(*stop_f, "stop (" + format_duration(*stop) + ") must be after start (" + format_duration(start) + ")");
+  const std::string from = fl.from;
+  const std::string to = fl.to;
+  const SimTime start = fl.start;
+  if (from == to) r_.fail(*at.to, "a flow needs two different hosts, but from and to are both '" + from + "'");
+  if (fl.stop && *fl.stop <= start) {
+    r_.fail(*at.stop,
+            "stop (" + format_duration(*fl.stop) + ") must be after start (" + format_duration(start) + ")");
   }
-  deferred_.emplace_back([this, from, to, start, from_f = *from_f, to_f = *to_f, start_f] {
+  deferred_.emplace_back([this, from, to, start, from_f = *at.from, to_f = *at.to, start_f = at.start] {
     const std::string why = "traffic runs between hosts";
     resolve(from_f, from, true, why);
     resolve(to_f, to, true, why);
@@ -425,21 +457,11 @@ void Validator::parse_udp_flow(const std::string& name, const Field& f) {
   fl.name = name;
   fl.loc = r_.loc(f.key);
   fl.order = flow_order_++;
-  std::optional<Field> from;
-  std::optional<Field> to;
-  std::optional<Field> start;
-  std::optional<Field> stop;
+  SharedFlowFields at;
   const auto seen = r_.visit_fields(f, kUdpFlowKeys, [&](const std::string& key, const Field& v) {
-    if (key == "from") {
-      fl.from = r_.scalar(v, "a host name");
-      from.emplace(v);
-    } else if (key == "to") {
-      fl.to = r_.scalar(v, "a host name");
-      to.emplace(v);
-    } else if (key == "src_port") {
+    if (read_shared_flow_key(key, v, fl, at)) return;
+    if (key == "src_port") {
       fl.src_port = static_cast<std::uint16_t>(r_.integer(v, 1, 65535));
-    } else if (key == "dst_port") {
-      fl.dst_port = static_cast<std::uint16_t>(r_.integer(v, 1, 65535));
     } else if (key == "size") {
       fl.payload_bytes = r_.size(v, 1, kMaxUdpPayload);
     } else if (key == "rate") {
@@ -451,15 +473,9 @@ void Validator::parse_udp_flow(const std::string& name, const Field& f) {
         if (!parsed) r_.fail(v, parsed.error + " (or 'max' for as fast as the path allows)");
         fl.rate = *parsed.value;
       }
-    } else if (key == "start") {
-      fl.start = r_.duration(v);
-      start.emplace(v);
-    } else if (key == "stop") {
-      fl.stop = r_.duration(v);
-      stop.emplace(v);
     }
   });
-  check_flow_ends(f, seen, fl.from, from, fl.to, to, fl.start, start, fl.stop, stop);
+  check_flow_ends(f, seen, fl, at);
   spec_.udp_flows.push_back(std::move(fl));
 }
 
@@ -468,20 +484,10 @@ void Validator::parse_tcp_flow(const std::string& name, const Field& f) {
   fl.name = name;
   fl.loc = r_.loc(f.key);
   fl.order = flow_order_++;
-  std::optional<Field> from;
-  std::optional<Field> to;
-  std::optional<Field> start;
-  std::optional<Field> stop;
+  SharedFlowFields at;
   const auto seen = r_.visit_fields(f, kTcpFlowKeys, [&](const std::string& key, const Field& v) {
-    if (key == "from") {
-      fl.from = r_.scalar(v, "a host name");
-      from.emplace(v);
-    } else if (key == "to") {
-      fl.to = r_.scalar(v, "a host name");
-      to.emplace(v);
-    } else if (key == "dst_port") {
-      fl.dst_port = static_cast<std::uint16_t>(r_.integer(v, 1, 65535));
-    } else if (key == "cc") {
+    if (read_shared_flow_key(key, v, fl, at)) return;
+    if (key == "cc") {
       fl.cc = r_.choice(v, kTcpCcNames);
     } else if (key == "sack") {
       fl.sack = r_.boolean(v);
@@ -489,15 +495,9 @@ void Validator::parse_tcp_flow(const std::string& name, const Field& f) {
       fl.lrd = r_.boolean(v);
     } else if (key == "tso") {
       fl.tso = r_.boolean(v);
-    } else if (key == "start") {
-      fl.start = r_.duration(v);
-      start.emplace(v);
-    } else if (key == "stop") {
-      fl.stop = r_.duration(v);
-      stop.emplace(v);
     }
   });
-  check_flow_ends(f, seen, fl.from, from, fl.to, to, fl.start, start, fl.stop, stop);
+  check_flow_ends(f, seen, fl, at);
   spec_.tcp_flows.push_back(std::move(fl));
 }
 
