@@ -163,3 +163,38 @@ TEST(TcpScenario, TwoFlowsShareAListenerWithoutNic) {
 
 }  // namespace
 }  // namespace netsim
+
+namespace netsim {
+namespace {
+
+TEST(TcpScenario, Iperf3TimingStartsAfterTheControlConnection) {
+  // With --packet 0 the rule's first victim is the control connection's SYN,
+  // retried after the initial 1 s RTO; the data connection follows and the
+  // 3 s test is measured from its establishment, as iperf3 -t 3 does.
+  const ScenarioSpec spec = load_scenario(
+      std::string(NETSIM_SOURCE_DIR) + "/scenarios/tcp-bulk-nth.yaml",
+      {{"traffic.iperf3.app", "iperf3"}, {"traffic.iperf3.time", "3s"}});
+  BuiltScenario b = build_scenario(spec);
+  b.sim->run_until(spec.duration);
+  ASSERT_EQ(b.tcp_flows.size(), 1u);
+  const BuiltTcpFlow& f = b.tcp_flows[0];
+  EXPECT_EQ(f.sender->stats().syn_retransmits, 0u);  // the data SYN got through
+  EXPECT_GT(f.driver->start(), seconds(1));          // after the control SYN's retry...
+  EXPECT_LT(f.driver->start(), seconds(1) + milliseconds(5));  // ...and two handshakes
+  EXPECT_EQ(f.driver->end() - f.driver->start(), seconds(3));
+  EXPECT_GT(f.driver->counters().bytes_delivered, 0u);
+  const auto r = run_scenario(spec);
+  EXPECT_EQ(r.flows(0).end_ps() - r.flows(0).start_ps(), seconds(3));
+}
+
+TEST(TcpScenario, Iperf3TimeMustBePositive) {
+  EXPECT_THROW(load_scenario(std::string(NETSIM_SOURCE_DIR) + "/scenarios/tcp-bulk-nth.yaml",
+                             {{"traffic.iperf3.app", "iperf3"}, {"traffic.iperf3.time", "0s"}}),
+               ScenarioError);
+  EXPECT_THROW(load_scenario(std::string(NETSIM_SOURCE_DIR) + "/scenarios/tcp-bulk-nth.yaml",
+                             {{"traffic.iperf3.app", "netperf"}}),
+               ScenarioError);
+}
+
+}  // namespace
+}  // namespace netsim

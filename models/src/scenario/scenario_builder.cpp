@@ -90,12 +90,33 @@ TcpFlowDriver::TcpFlowDriver(Simulation& sim, std::string name, tcp::FreeBsdTcpS
       start_(start),
       end_(end) {
   sim.schedule_at(start, this, kConnect);
+  // With iperf3 timing a second, earlier kEnd closes the test; finish() is idempotent.
   sim.schedule_at(end, this, kEnd);
+}
+
+void TcpFlowDriver::use_iperf3_timing(tcp::FreeBsdTcpSender& control, SimTime test_time, SimTime run_end) {
+  control_ = &control;
+  // The window opens when the data connection is up; until then it is empty.
+  end_ = start_;
+  control.set_on_established([this] {
+    if (finished()) return;
+    sender_.set_unlimited_data(true);
+    sender_.connect();
+  });
+  sender_.set_on_established([this, test_time, run_end] {
+    start_ = sim().now();
+    end_ = std::min(start_ + test_time, run_end);
+    sim().schedule_at(end_, this, kEnd);
+  });
 }
 
 void TcpFlowDriver::handle_event(std::uint64_t tag) {
   if (tag == kConnect) {
     if (finished()) return;
+    if (control_ != nullptr) {
+      control_->connect();
+      return;
+    }
     sender_.set_unlimited_data(true);
     sender_.connect();
   } else if (tag == kEnd) {
@@ -272,7 +293,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     tcp::LinuxTcpConfig rc;
     rc.port = fl.dst_port;
     rc.mtu = host_mtu(spec, fl.to);
-    rc.max_connections = std::max(rc.max_connections, static_cast<int>(flows_to_port));
+    rc.max_connections = std::max(rc.max_connections, 2 * static_cast<int>(flows_to_port));  // + iperf3 control
     tcp::LinuxTcpReceiver* rx = nullptr;
     try {
       rx = &sim.add<tcp::LinuxTcpReceiver>(fl.to + "/tcp-" + std::to_string(fl.dst_port), *to, rc);
@@ -303,6 +324,12 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     auto& tx = sim.add<tcp::FreeBsdTcpSender>(fl.name, *from, to->id(), fl.dst_port, sc);
     const SimTime end = fl.stop ? std::min(*fl.stop, spec.duration) : spec.duration;
     auto& driver = sim.add<TcpFlowDriver>(fl.name + "/driver", tx, *l.rx, from->id(), fl.start, end);
+    if (fl.app == "iperf3") {
+      // The control connection carries no bulk data; it only has to come up first.
+      tcp::FreeBsdTcpConfig control_cfg = sc;
+      auto& control = sim.add<tcp::FreeBsdTcpSender>(fl.name + "/control", *from, to->id(), fl.dst_port, control_cfg);
+      driver.use_iperf3_timing(control, fl.time, spec.duration);
+    }
     l.drivers->push_back(&driver);
     b.tcp_flows.push_back({&fl, &tx, l.rx, &driver});
   }

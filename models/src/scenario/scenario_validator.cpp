@@ -495,6 +495,11 @@ void Validator::parse_tcp_flow(const std::string& name, const Field& f) {
       fl.lrd = r_.boolean(v);
     } else if (key == "tso") {
       fl.tso = r_.boolean(v);
+    } else if (key == "app") {
+      fl.app = r_.choice(v, kTcpApps);
+    } else if (key == "time") {
+      fl.time = r_.duration(v);
+      if (fl.time <= 0) r_.fail(v, "time must be greater than zero");
     }
   });
   check_flow_ends(f, seen, fl, at);

@@ -194,6 +194,7 @@ void FreeBsdTcpSender::handle_syn_ack(const Packet& p) {
   acknow_ = true;
   refill();
   tcp_output();
+  if (on_established_) on_established_();
 }
 
 void FreeBsdTcpSender::transmit(std::uint32_t seq, std::uint32_t len, std::uint8_t flags, bool retransmit) {

@@ -60,6 +60,10 @@ class TcpFlowDriver final : public Component, public EventHandler {
  public:
   TcpFlowDriver(Simulation& sim, std::string name, tcp::FreeBsdTcpSender& sender, tcp::LinuxTcpReceiver& receiver,
                 NodeId sender_host, SimTime start, SimTime end);
+  // iperf3 timing: connect `control` at `start`, the data connection once the
+  // control one is up, and measure `test_time` from the data connection's
+  // establishment (capped at `run_end`). Until then the window is empty.
+  void use_iperf3_timing(tcp::FreeBsdTcpSender& control, SimTime test_time, SimTime run_end);
 
   void handle_event(std::uint64_t tag) override;
   // Freezes the counters and stops the application writing. Idempotent.
@@ -84,6 +88,7 @@ class TcpFlowDriver final : public Component, public EventHandler {
   tcp::LinuxTcpReceiver::ConnId conn_ = -1;  // receiver side, once data arrived
   std::uint64_t delivered_ = 0;
   std::optional<TcpFlowCounters> frozen_;
+  tcp::FreeBsdTcpSender* control_ = nullptr;
 };
 
 struct BuiltTcpFlow {

@@ -123,6 +123,12 @@ struct TcpFlowSpec {
   bool sack = true;
   bool lrd = true;
   bool tso = true;
+  // bulk: one connection, measured over [start, stop). iperf3: a control
+  // connection first (its SYN is what a receiver's nth rule sees first), the
+  // data connection once it is up, and `time` measured from the data
+  // connection's establishment, as iperf3 -t does.
+  std::string app = "bulk";
+  SimTime time = 10'000'000'000'000;  // iperf3 -t: 10 s
 };
 
 struct SweepAxis {

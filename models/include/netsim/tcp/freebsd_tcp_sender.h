@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -77,6 +78,8 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   // to its high-water mark whenever room appears.
   void set_unlimited_data(bool on) { unlimited_ = on; }
   std::uint64_t send_buffer_room() const;
+  // Called once when the handshake completes (set-up path only).
+  void set_on_established(std::function<void()> f) { on_established_ = std::move(f); }
 
   void deliver(Packet* p) override;
   void handle_event(std::uint64_t tag) override;
@@ -152,6 +155,7 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   bool unlimited_ = false;
   std::uint64_t bytes_acked_total_ = 0;
   FreeBsdTcpStats stats_;
+  std::function<void()> on_established_;
 };
 
 }  // namespace netsim::tcp
