@@ -116,6 +116,21 @@ TEST(Simulation, RunUntilStopsAtEndAndKeepsLaterEvents) {
   EXPECT_EQ(sim.events_processed(), 3u);
 }
 
+TEST(Simulation, DestroysComponentsInReverseOrderOfCreation) {
+  std::vector<int> order;
+  struct Probe : Component {
+    Probe(Simulation& sim, int id, std::vector<int>* log) : Component(sim, "p" + std::to_string(id)), id(id), log(log) {}
+    ~Probe() override { log->push_back(id); }
+    int id;
+    std::vector<int>* log;
+  };
+  {
+    Simulation sim(1);
+    for (int i = 0; i < 3; ++i) sim.add<Probe>(i, &order);
+  }
+  EXPECT_EQ(order, (std::vector<int>{2, 1, 0}));
+}
+
 TEST(Simulation, IndependentSimulationsRunInParallelThreads) {
   auto run_one = [](std::uint64_t seed) {
     Simulation sim(seed);

@@ -39,6 +39,11 @@ class Component {
 class Simulation {
  public:
   explicit Simulation(std::uint64_t seed) : seed_(seed) { queue_.reserve(1024); }
+  // Components go in reverse order of creation: a component may use the ones
+  // made before it (an endpoint its host's clock) until it is gone.
+  ~Simulation() {
+    while (!components_.empty()) components_.pop_back();
+  }
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
 
