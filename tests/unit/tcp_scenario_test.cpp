@@ -198,3 +198,23 @@ TEST(TcpScenario, Iperf3TimeMustBePositive) {
 
 }  // namespace
 }  // namespace netsim
+
+namespace netsim {
+namespace {
+
+TEST(TcpScenario, ReceiveNicCountersAreReported) {
+  const auto r = run_scenario(load_scenario(std::string(NETSIM_SOURCE_DIR) + "/scenarios/tcp-bulk-nth.yaml",
+                                            {{"duration", "2s"}}));
+  ASSERT_EQ(r.nics_size(), 1);
+  const auto& n = r.nics(0);
+  EXPECT_EQ(n.host(), "receiver");
+  // Every wire packet is either filtered or delivered, aggregates counting once.
+  EXPECT_LE(n.delivered_packets() + n.filtered(), n.wire_packets());
+  EXPECT_EQ(n.filtered(), r.filters(0).dropped());
+  EXPECT_GE(n.mean_aggregate_segments(), 1.0);
+  EXPECT_DOUBLE_EQ(n.mean_aggregate_segments(),
+                   static_cast<double>(n.tcp_data_segments()) / static_cast<double>(n.tcp_data_packets()));
+}
+
+}  // namespace
+}  // namespace netsim

@@ -202,6 +202,20 @@ void write_run_text(std::ostream& out, const results::RunResult& run, int index,
                 rows);
   }
 
+  if (run.nics_size() > 0) {
+    std::vector<Row> rows;
+    for (const auto& n : run.nics())
+      rows.push_back({n.host(), n.link(), integer(n.wire_packets()), integer(n.delivered_packets()),
+                      fixed(n.mean_aggregate_segments(), 2), integer(n.max_aggregate_segments()),
+                      integer(n.interrupts()), integer(n.ring_drops()), integer(n.filtered())});
+    out << "receive nics:\n";
+    write_table(out, "  ",
+                {{"host", Align::left}, {"link", Align::left}, {"wire pkts", Align::right},
+                 {"delivered", Align::right}, {"segs/aggregate", Align::right}, {"max", Align::right},
+                 {"interrupts", Align::right}, {"ring drops", Align::right}, {"filtered", Align::right}},
+                rows);
+  }
+
   if (run.intervals_size() > 0) {
     // Grouped per flow in order of first appearance; samples keep their recorded order within a flow.
     std::vector<std::string> flows;

@@ -195,6 +195,22 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
     s->set_matched(f.filter->matched());
     s->set_dropped(f.filter->dropped());
   }
+  for (const BuiltNic& n : b.nics) {
+    const GroNicCounters& c = n.nic->counters();
+    auto* s = out.add_nics();
+    s->set_host(n.host->name);
+    s->set_link(n.link->name);
+    s->set_wire_packets(c.wire_packets);
+    s->set_delivered_packets(c.delivered_packets);
+    s->set_tcp_data_packets(c.tcp_data_packets);
+    s->set_tcp_data_segments(c.tcp_data_segments);
+    s->set_mean_aggregate_segments(n.nic->mean_aggregate_segments());
+    s->set_max_aggregate_segments(c.max_aggregate_segments);
+    s->set_interrupts(c.interrupts);
+    s->set_polls(c.polls);
+    s->set_ring_drops(c.ring_drops);
+    s->set_filtered(c.filtered);
+  }
   out.set_wall_time_s(std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count());
   return out;
 }
