@@ -309,8 +309,7 @@ void FreeBsdTcpSender::tcp_output() {
     }
     if (!send && acknow_) {
       transmit(tp_.snd_max, 0, tcp_flags::kAck, false);
-      --stats_.segments_sent;  // pure ACKs are not data segments
-      ++stats_.segments_sent;
+      --stats_.segments_sent;  // pure ACKs are not data segments (TcpFlowDriver relies on it)
       acknow_ = false;
       return;
     }

@@ -49,7 +49,7 @@ struct FreeBsdTcpConfig {
 };
 
 struct FreeBsdTcpStats {
-  std::uint64_t segments_sent = 0;       // wire segments, incl. retransmissions
+  std::uint64_t segments_sent = 0;       // SYNs and data segments, incl. retransmissions; not pure ACKs
   std::uint64_t bytes_sent = 0;          // payload bytes, incl. retransmissions
   std::uint64_t retransmitted_segments = 0;  // tcpi_snd_rexmitpack
   std::uint64_t retransmitted_bytes = 0;
