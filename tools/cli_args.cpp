@@ -10,7 +10,8 @@ namespace {
 const char* const kMainUsage = R"(netsim - packet-level discrete-event network simulator
 
 Usage:
-  netsim run FILE [--set KEY=VALUE]... [--seed S] [--format text|json|csv|pb] [--out PATH] [-j N]
+  netsim run FILE [--set KEY=VALUE]... [--seed S] [--format text|json|csv|pb] [--out PATH]
+                  [--trace-tcp PATH] [-j N]
   netsim validate FILE [--set KEY=VALUE]...
   netsim topo FILE --dot [--set KEY=VALUE]...
   netsim --version
@@ -42,6 +43,9 @@ Options:
   --format F        text (default), json (Protobuf JSON mapping), csv (one row per run and flow),
                     pb (binary netsim.results.RunSet)
   --out PATH        write results to PATH (atomically) instead of stdout
+  --trace-tcp PATH  write every TCP sender's state after each ACK and RTO as CSV (cwnd,
+                    ssthresh, pipe, srtt, rto, recovery, ...); with several runs, one file
+                    per run: PATH with ".<run>" before its extension (run numbers from 1)
   -j, --jobs N      worker threads for sweep cells (default: all cores)
   -h, --help        this help
 )";
@@ -112,6 +116,8 @@ Options parse_args(const std::vector<std::string>& args) {
       o.format = *f;
     } else if (a == "--out" && o.command == "run") {
       o.out_path = value_of(i);
+    } else if (a == "--trace-tcp" && o.command == "run") {
+      o.trace_tcp_path = value_of(i);
     } else if ((a == "-j" || a == "--jobs") && o.command == "run") {
       const std::string& v = value_of(i);
       unsigned n = 0;

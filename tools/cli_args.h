@@ -32,6 +32,7 @@ struct Options {
   std::vector<Override> overrides;  // --set and --seed, in command-line order
   OutputFormat format = OutputFormat::text;
   std::optional<std::string> out_path;
+  std::optional<std::string> trace_tcp_path;  // --trace-tcp: per-ACK sender state, CSV
   bool dot = false;
   bool help = false;
   unsigned jobs = 0;  // 0: all cores

@@ -82,6 +82,16 @@ int write_output(const Options& o, const results::RunSet& set, const std::option
   return kOk;
 }
 
+// --trace-tcp PATH for run i of n: PATH itself for a single run, else
+// PATH with ".<i+1>" before its extension (trace.csv -> trace.3.csv).
+std::string trace_path(const std::string& base, std::size_t i, std::size_t n) {
+  if (n == 1) return base;
+  const std::filesystem::path p(base);
+  std::filesystem::path out = p.parent_path() / p.stem();
+  out += "." + std::to_string(i + 1) + p.extension().string();
+  return out.string();
+}
+
 int command_run(const Options& o) {
   std::vector<ScenarioSpec> cells = load_cells(o);
   const std::optional<MeasuredSpec> measured = parse_measured(cells.front());
@@ -95,7 +105,16 @@ int command_run(const Options& o) {
     for (std::size_t i = next++; i < cells.size(); i = next++) {
       results::RunResult* slot = set.mutable_runs(static_cast<int>(i));
       try {
-        *slot = run_scenario(cells[i]);
+        RunOptions ro;
+        std::ofstream trace;
+        if (o.trace_tcp_path) {
+          const std::string path = trace_path(*o.trace_tcp_path, i, cells.size());
+          trace.open(path, std::ios::trunc);
+          if (!trace) throw std::runtime_error("cannot write TCP trace " + path);
+          ro.tcp_trace = &trace;
+        }
+        *slot = run_scenario(cells[i], ro);
+        if (trace.is_open() && !trace.flush()) throw std::runtime_error("error while writing a TCP trace");
       } catch (const std::exception& e) {
         slot->set_scenario_name(cells[i].name);
         slot->set_scenario_file(cells[i].file);

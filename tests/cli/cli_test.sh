@@ -82,5 +82,22 @@ else
 fi
 expect out-unwritable 4 '' 'cannot write' -- "$netsim" run "$udp" --out "$work/no/such/dir/r.txt"
 
+# --trace-tcp: one file for a single run, one per run (PATH.<n>.csv) for a sweep.
+tcpbulk=$src/scenarios/tcp-bulk-nth.yaml
+expect trace-single 0 '' '' -- "$netsim" run "$tcpbulk" --set duration=1500ms --trace-tcp "$work/trace.csv" --out "$work/t.txt"
+if head -1 "$work/trace.csv" | grep -q '^flow,time_s,event,cwnd,ssthresh' && [ "$(wc -l <"$work/trace.csv")" -gt 100 ]; then
+  passes=$((passes + 1)); echo "ok   trace-single-content"
+else
+  failures=$((failures + 1)); echo "FAIL trace-single-content"
+fi
+"$netsim" run "$t1" --set duration=50ms --set interval=10ms --trace-tcp "$work/tr.csv" --out "$work/t2.txt" 2>/dev/null
+if [ -s "$work/tr.1.csv" ] && [ -s "$work/tr.24.csv" ] && [ ! -e "$work/tr.25.csv" ] && [ ! -e "$work/tr.csv" ]; then
+  passes=$((passes + 1)); echo "ok   trace-per-run"
+else
+  failures=$((failures + 1)); echo "FAIL trace-per-run"
+fi
+expect trace-unwritable 1 '' 'cannot write TCP trace' -- "$netsim" run "$tcpbulk" --set duration=100ms --set interval=10ms \
+  --trace-tcp "$work/no/such/dir/t.csv"
+
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -340,21 +340,44 @@ TEST(GroReceiveNic, GroOffDeliversWireSegments) {
   EXPECT_DOUBLE_EQ(net.nic->mean_aggregate_segments(), 1.0);
 }
 
-TEST(GroReceiveNic, PerPacketCostTakesLateArrivalsWithoutInterrupt) {
+TEST(GroReceiveNic, PerPacketCostTakesLateArrivalsIntoTheSamePoll) {
   GroReceiveNicConfig cfg;
   cfg.irq_delay = 20_us;
   cfg.per_packet_cost = 10_us;
   GroNet net(cfg);
+  net.burst(0, 0, 5);  // arrivals at 17.304, 29.608, 41.912, 54.216, 66.520 us
+  net.sim.run();
+  // IRQ at 17.304 -> poll at 37.304 takes one packet every 10 us: at 37.304,
+  // 47.304, 57.304, 67.304 (each time the next one has already arrived) and
+  // 77.304; at 87.304 the ring is empty, the poll ends and GRO flushes one
+  // 5-segment aggregate. One interrupt, one poll.
+  ASSERT_EQ(net.sink.rx.size(), 1u);
+  EXPECT_EQ(net.sink.rx[0].t, 87'304_ns);
+  EXPECT_EQ(net.sink.rx[0].segments, 5);
+  EXPECT_EQ(net.nic->counters().interrupts, 1u);
+  EXPECT_EQ(net.nic->counters().polls, 1u);
+}
+
+TEST(GroReceiveNic, PerPacketCostBelowArrivalSpacingEndsThePoll) {
+  GroReceiveNicConfig cfg;
+  cfg.irq_delay = 20_us;
+  cfg.per_packet_cost = 2_us;
+  GroNet net(cfg);
   net.burst(0, 0, 5);
   net.sim.run();
-  // IRQ at 17.304 -> poll at 37.304 takes 2, ends at 57.304 (41.912 and
-  // 54.216 arrived meanwhile) -> poll takes 2, ends 77.304 (66.520 arrived)
-  // -> poll takes 1, ends 87.304 -> idle. One interrupt, three polls.
+  // Poll at 37.304 takes #1 and #2 (39.304), ring empty at 41.304 -> flush a
+  // 2-segment aggregate. #3 arrives at 41.912 with NAPI idle: a new
+  // interrupt, poll at 61.912 takes #3 and #4 (54.216) and, at 65.912, the
+  // ring is empty -> flush; #5 (66.520) starts a third interrupt, poll at
+  // 86.520, flushed at 88.520.
   ASSERT_EQ(net.sink.rx.size(), 3u);
-  EXPECT_EQ(net.sink.rx[0].t, 57'304_ns);
-  EXPECT_EQ(net.sink.rx[1].t, 77'304_ns);
-  EXPECT_EQ(net.sink.rx[2].t, 87'304_ns);
-  EXPECT_EQ(net.nic->counters().interrupts, 1u);
+  EXPECT_EQ(net.sink.rx[0].t, 41'304_ns);
+  EXPECT_EQ(net.sink.rx[0].segments, 2);
+  EXPECT_EQ(net.sink.rx[1].t, 65'912_ns);
+  EXPECT_EQ(net.sink.rx[1].segments, 2);
+  EXPECT_EQ(net.sink.rx[2].t, 88'520_ns);
+  EXPECT_EQ(net.sink.rx[2].segments, 1);
+  EXPECT_EQ(net.nic->counters().interrupts, 3u);
   EXPECT_EQ(net.nic->counters().polls, 3u);
 }
 

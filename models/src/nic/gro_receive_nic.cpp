@@ -34,7 +34,7 @@ GroReceiveNic::GroReceiveNic(Simulation& sim, std::string name, Host& host, int 
       host_port_(host_port),
       config_(config),
       poll_timer_(this, kPoll),
-      poll_end_timer_(this, kPollEnd) {
+      poll_step_timer_(this, kPollStep) {
   if (config_.budget < 1) throw std::invalid_argument("GRO NIC " + this->name() + ": budget must be >= 1");
   if (config_.max_held < 1 || config_.max_held > kMaxHeldLimit) {
     throw std::invalid_argument("GRO NIC " + this->name() + ": max_held must be in [1, 64]");
@@ -92,29 +92,36 @@ void GroReceiveNic::handle_event(std::uint64_t tag) {
   if (tag == kPoll) {
     poll();
   } else {
-    end_poll();
+    poll_step();
   }
 }
 
 void GroReceiveNic::poll() {
   state_ = State::polling;
   ++counters_.polls;
-  int taken = 0;
-  while (taken < config_.budget && !ring_.empty()) {
+  taken_this_poll_ = 0;
+  poll_step();
+}
+
+// virtnet_receive: take used buffers one at a time until the budget is spent
+// or the ring is empty. With a per-packet cost the poll advances in simulated
+// time, so packets that arrive while it runs are taken by the same poll (and
+// can join the aggregates it holds), as on Linux.
+void GroReceiveNic::poll_step() {
+  while (taken_this_poll_ < config_.budget && !ring_.empty()) {
     Packet* p = ring_.pop();
-    ++taken;
+    ++taken_this_poll_;
     if (config_.gro) {
       gro_receive(p);
     } else {
       deliver_normal(p);
     }
+    if (config_.per_packet_cost > 0) {
+      sim().arm_in(poll_step_timer_, config_.per_packet_cost);
+      return;
+    }
   }
-  taken_this_poll_ = taken;
-  if (config_.per_packet_cost > 0 && taken > 0) {
-    sim().arm_in(poll_end_timer_, config_.per_packet_cost * taken);
-  } else {
-    end_poll();
-  }
+  end_poll();
 }
 
 void GroReceiveNic::end_poll() {

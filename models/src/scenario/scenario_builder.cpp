@@ -65,6 +65,8 @@ GroReceiveNicConfig nic_config(const NicSpec& n) {
   c.gro = n.gro;
   c.irq_delay = n.irq_delay;
   c.budget = n.budget;
+  c.per_packet_cost = n.per_packet_cost;
+  c.ring_size = n.ring_size;
   c.filter_position =
       n.filter_position == NicFilterPosition::after_gro ? GroFilterPosition::after_gro : GroFilterPosition::before_gro;
   return c;

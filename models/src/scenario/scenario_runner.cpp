@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,15 @@
 
 namespace netsim {
 namespace {
+
+// Exact decimal seconds of a picosecond time (12 fractional digits).
+std::string format_seconds(SimTime t) {
+  char buf[40];
+  const auto sec = t / 1'000'000'000'000;
+  const auto frac = t % 1'000'000'000'000;
+  std::snprintf(buf, sizeof buf, "%lld.%012lld", static_cast<long long>(sec), static_cast<long long>(frac));
+  return buf;
+}
 
 double mbps(std::uint64_t bytes, SimTime span) {
   return span > 0 ? static_cast<double>(bytes) * 8.0 / to_seconds(span) / 1e6 : 0.0;
@@ -140,6 +150,11 @@ void add_channel_stats(results::RunResult& out, const std::string& link, const C
 
 }  // namespace
 
+void write_tcp_trace_header(std::ostream& os) {
+  os << "flow,time_s,event,cwnd,ssthresh,snd_wnd,snd_una,snd_max,pipe,sacked_bytes,srtt_us,rttvar_us,rto_us,"
+        "in_recovery,retransmits,recoveries,rtos\n";
+}
+
 results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
   results::RunResult out;
@@ -155,6 +170,18 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
 
   BuiltScenario b = build_scenario(spec);
   Simulation& sim = *b.sim;
+  if (options.tcp_trace != nullptr) {
+    std::ostream& os = *options.tcp_trace;
+    write_tcp_trace_header(os);
+    for (const BuiltTcpFlow& f : b.tcp_flows) {
+      f.sender->set_trace([&os, name = f.spec->name](const tcp::TcpTraceSample& t) {
+        os << name << ',' << format_seconds(t.time) << ',' << (t.event == tcp::TcpTraceSample::Event::ack ? "ack" : "rto")
+           << ',' << t.cwnd << ',' << t.ssthresh << ',' << t.snd_wnd << ',' << t.snd_una << ',' << t.snd_max << ','
+           << t.pipe << ',' << t.sacked_bytes << ',' << t.srtt_us << ',' << t.rttvar_us << ',' << t.rto_us << ','
+           << (t.in_recovery ? 1 : 0) << ',' << t.retransmits << ',' << t.recoveries << ',' << t.rtos << '\n';
+      });
+    }
+  }
   std::unique_ptr<IntervalSampler> sampler;
   if (spec.interval > 0) sampler = std::make_unique<IntervalSampler>(b, spec.interval, out);
   sim.run_until(spec.duration);

@@ -216,6 +216,10 @@ void Validator::parse_nic(const Field& f, HostSpec& h) {
       nic.irq_delay = r_.duration(v);
     } else if (key == "budget") {
       nic.budget = static_cast<int>(r_.integer(v, 1, kMaxNicBudget));
+    } else if (key == "per_packet_cost") {
+      nic.per_packet_cost = r_.duration(v);
+    } else if (key == "ring_size") {
+      nic.ring_size = static_cast<std::uint32_t>(r_.integer(v, 0, 1 << 20));
     } else if (key == "filter_position") {
       nic.filter_position = r_.choice(v, kNicFilterPositions) == "after_gro" ? NicFilterPosition::after_gro
                                                                              : NicFilterPosition::before_gro;

@@ -158,8 +158,32 @@ void FreeBsdTcpSender::deliver(Packet* p) {
   } else if (state_ == State::established && (p->tcp.flags & tcp_flags::kAck) != 0 &&
              (p->tcp.flags & tcp_flags::kSyn) == 0) {
     tcp_do_segment(*p);
+    if (trace_) trace_(trace_sample(TcpTraceSample::Event::ack));
   }
   sim().packets().release(p);
+}
+
+TcpTraceSample FreeBsdTcpSender::trace_sample(TcpTraceSample::Event event) const {
+  TcpTraceSample s;
+  s.time = sim().now();
+  s.event = event;
+  s.cwnd = tp_.snd_cwnd;
+  s.ssthresh = tp_.snd_ssthresh;
+  s.snd_wnd = tp_.snd_wnd;
+  // Offsets from the first data byte, unwrapped with the running total.
+  s.snd_una = bytes_acked_total_;
+  s.snd_max = bytes_acked_total_ + (tp_.snd_max - tp_.snd_una);
+  s.pipe = state_ == State::established ? pipe() : 0;
+  s.sacked_bytes = sb_.sackhint.sacked_bytes;
+  s.srtt_us = srtt_usecs();
+  s.rttvar_us = static_cast<std::uint32_t>((static_cast<std::int64_t>(rtt_.t_rttvar) * timers_.tick_usecs()) >>
+                                           TCP_RTTVAR_SHIFT);
+  s.rto_us = static_cast<std::uint32_t>(static_cast<std::int64_t>(rtt_.t_rxtcur) * timers_.tick_usecs());
+  s.in_recovery = cc::IN_RECOVERY(tp_.t_flags) != 0;
+  s.retransmits = stats_.retransmitted_segments;
+  s.recoveries = stats_.recovery_episodes;
+  s.rtos = stats_.rto_count;
+  return s;
 }
 
 void FreeBsdTcpSender::handle_syn_ack(const Packet& p) {
@@ -560,7 +584,11 @@ void FreeBsdTcpSender::tcp_do_segment(const Packet& p) {
 }
 
 void FreeBsdTcpSender::handle_event(std::uint64_t tag) {
-  if (tag == kRexmtTimer) tcp_timer_rexmt();
+  if (tag == kRexmtTimer) {
+    const std::uint64_t rtos = stats_.rto_count;
+    tcp_timer_rexmt();
+    if (trace_ && stats_.rto_count != rtos) trace_(trace_sample(TcpTraceSample::Event::rto));
+  }
 }
 
 void FreeBsdTcpSender::tcp_timer_rexmt() {

@@ -76,8 +76,9 @@ struct GroReceiveNicConfig {
   // softirq scheduling. 10-30 us is typical for a KVM/bhyve guest.
   SimTime irq_delay = 20 * kPicosPerMicro;
   // Poll processing time per wire packet (0: the poll takes no simulated
-  // time). With a cost, packets that arrive while a poll runs are taken by
-  // the next poll without a new interrupt.
+  // time). With a cost the poll takes packets one at a time, so packets that
+  // arrive while it runs join the same poll (and its GRO aggregates) until
+  // the ring is empty or the budget is spent.
   SimTime per_packet_cost = 0;
   int budget = 64;                    // NAPI weight (virtio-net: 64)
   bool gro = true;                    // ethtool -K gro on
@@ -132,7 +133,7 @@ class GroReceiveNic final : public Component, public PacketReceiver, public Even
 
  private:
   enum class State { idle, irq_pending, polling };
-  enum Tag : std::uint64_t { kPoll = 1, kPollEnd = 2 };
+  enum Tag : std::uint64_t { kPoll = 1, kPollStep = 2 };
   static constexpr int kMaxHeldLimit = 64;
 
   struct Held {
@@ -143,6 +144,7 @@ class GroReceiveNic final : public Component, public PacketReceiver, public Even
 
   bool run_filters(const Packet& p);
   void poll();
+  void poll_step();
   void end_poll();
   void gro_receive(Packet* skb);
   int find_flow(const Packet& skb) const;
@@ -163,7 +165,7 @@ class GroReceiveNic final : public Component, public PacketReceiver, public Even
   int taken_this_poll_ = 0;
   State state_ = State::idle;
   Timer poll_timer_;
-  Timer poll_end_timer_;
+  Timer poll_step_timer_;
   GroNicCounters counters_;
 };
 

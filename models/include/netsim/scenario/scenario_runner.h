@@ -1,6 +1,8 @@
 // Runs one scenario (one sweep cell, one seed) and collects its results.
 #pragma once
 
+#include <ostream>
+
 #include "netsim/results/run_result.pb.h"
 #include "netsim/scenario/scenario_spec.h"
 #include "netsim/sim/time.h"
@@ -11,7 +13,13 @@ struct RunOptions {
   // After `duration` the sources stop and the network drains for at most this
   // long, so datagrams still in flight are counted as received, not lost.
   SimTime drain = 1'000'000'000'000 / 10;  // 100 ms
+  // When set, every TCP flow's sender writes one CSV row per processed ACK
+  // and per RTO here (header first; see write_tcp_trace_header).
+  std::ostream* tcp_trace = nullptr;
 };
+
+// The header row of the --trace-tcp CSV.
+void write_tcp_trace_header(std::ostream& os);
 
 // Builds, runs and measures. Throws ScenarioError for build-time input errors.
 results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& options = {});

@@ -34,6 +34,8 @@ struct NicSpec {
   bool gro = true;
   SimTime irq_delay = 20'000'000;  // 20 us
   int budget = 64;                 // NAPI weight
+  SimTime per_packet_cost = 0;     // poll time per wire packet
+  std::uint32_t ring_size = 1024;  // rx descriptors; 0 = unlimited
   NicFilterPosition filter_position = NicFilterPosition::after_gro;
 };
 

@@ -29,6 +29,7 @@
 #include "netsim/tcp/sack_scoreboard.h"
 #include "netsim/tcp/tcp_rtt.h"
 #include "netsim/tcp/tcp_timer_params.h"
+#include "netsim/tcp/tcp_trace.h"
 
 namespace netsim::tcp {
 
@@ -80,6 +81,10 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   std::uint64_t send_buffer_room() const;
   // Called once when the handshake completes (set-up path only).
   void set_on_established(std::function<void()> f) { on_established_ = std::move(f); }
+
+  // Receives a state sample after every processed ACK and every RTO.
+  void set_trace(TcpTraceSink sink) { trace_ = std::move(sink); }
+  TcpTraceSample trace_sample(TcpTraceSample::Event event) const;
 
   void deliver(Packet* p) override;
   void handle_event(std::uint64_t tag) override;
@@ -156,6 +161,7 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   std::uint64_t bytes_acked_total_ = 0;
   FreeBsdTcpStats stats_;
   std::function<void()> on_established_;
+  TcpTraceSink trace_;
 };
 
 }  // namespace netsim::tcp
