@@ -272,3 +272,59 @@ TEST(TcpScenario, TraceHasOneRowPerAckAndAgreesWithTheCounters) {
 
 }  // namespace
 }  // namespace netsim
+
+namespace netsim {
+namespace {
+
+// iperf3 reporting of one T1 cell: intervals of -i from the data connection's
+// establishment, whole -l blocks on the client side, and totals that are the
+// sums of the intervals.
+TEST(TcpScenario, Iperf3IntervalsSumToTheTotals) {
+  const ScenarioSpec spec =
+      load_scenario(std::string(NETSIM_SOURCE_DIR) + "/scenarios/t1-loss-resilience.yaml",
+                    {parse_override("hosts.sender.hz=1000"), parse_override("traffic.iperf3.cc=newreno"),
+                     parse_override("filters.drop.every=100")});
+  const results::RunResult r = run_scenario(spec);
+  ASSERT_EQ(r.iperf3_size(), 1);
+  const auto& t = r.iperf3(0);
+  EXPECT_EQ(t.flow(), "iperf3");
+  EXPECT_EQ(t.server_port(), 5201u);
+  EXPECT_EQ(t.blksize(), 1048576u);
+  EXPECT_EQ(t.congestion(), "newreno");
+  EXPECT_DOUBLE_EQ(t.duration_s(), 10.0);
+  // The control SYN is dropped by the rule and retried after 1 s.
+  EXPECT_GT(t.test_start_s(), 1.0);
+  EXPECT_LT(t.test_start_s(), 1.01);
+  ASSERT_EQ(t.streams_size(), 1);
+  const auto& s = t.streams(0);
+  ASSERT_EQ(s.intervals_size(), 10);
+  std::uint64_t sent = 0;
+  std::uint64_t received = 0;
+  std::uint64_t retransmits = 0;
+  for (int i = 0; i < s.intervals_size(); ++i) {
+    const auto& x = s.intervals(i);
+    EXPECT_DOUBLE_EQ(x.start_s(), i);
+    EXPECT_DOUBLE_EQ(x.end_s(), i + 1);
+    EXPECT_EQ(x.bytes_sent() % 1048576u, 0u) << "a write of -l bytes is counted when complete";
+    EXPECT_GE(x.snd_cwnd(), 1448u);
+    EXPECT_GT(x.rtt_us(), 0u);
+    sent += x.bytes_sent();
+    received += x.bytes_received();
+    retransmits += x.retransmits();
+  }
+  EXPECT_EQ(sent, s.sender_bytes());
+  EXPECT_EQ(received, s.receiver_bytes());
+  EXPECT_EQ(retransmits, s.sender_retransmits());
+  EXPECT_DOUBLE_EQ(s.sender_seconds(), 10.0);
+  // The server-side total is the flow's receiver throughput.
+  ASSERT_EQ(r.flows_size(), 1);
+  EXPECT_EQ(s.receiver_bytes(), r.flows(0).bytes_received());
+  EXPECT_EQ(s.sender_retransmits(), r.flows(0).retransmits());
+  // What was written but not yet delivered fits in the send buffer (2 MB max) plus one block.
+  EXPECT_LE(s.sender_bytes(), s.receiver_bytes() + 2097152u + 1048576u);
+  EXPECT_GE(s.max_rtt_us(), s.mean_rtt_us());
+  EXPECT_GE(s.mean_rtt_us(), s.min_rtt_us());
+}
+
+}  // namespace
+}  // namespace netsim

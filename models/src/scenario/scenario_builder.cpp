@@ -109,7 +109,40 @@ void TcpFlowDriver::use_iperf3_timing(tcp::FreeBsdTcpSender& control, SimTime te
     start_ = sim().now();
     end_ = std::min(start_ + test_time, run_end);
     sim().schedule_at(end_, this, kEnd);
+    written_at_start_ = app_bytes_written();
+    last_ = Iperf3Sample{};
+    last_.end = start_;
+    last_.bytes_sent = written_at_start_;
+    last_.retransmits = sender_.stats().retransmitted_segments;
+    if (sample_interval_ > 0 && start_ + sample_interval_ <= end_) sim().schedule_at(start_ + sample_interval_, this, kSample);
   });
+}
+
+void TcpFlowDriver::report_iperf3(SimTime interval, std::uint64_t block) {
+  sample_interval_ = interval;
+  block_ = std::max<std::uint64_t>(1, block);
+}
+
+std::uint64_t TcpFlowDriver::app_bytes_written() const { return sender_.bytes_written() / block_ * block_; }
+
+void TcpFlowDriver::take_sample(SimTime now) {
+  Iperf3Sample s;
+  s.start = last_.end;
+  s.end = now;
+  const std::uint64_t written = app_bytes_written();
+  const std::uint64_t rexmit = sender_.stats().retransmitted_segments;
+  s.bytes_sent = written - last_.bytes_sent;
+  s.bytes_received = delivered_ - last_.bytes_received;
+  s.retransmits = rexmit - last_.retransmits;
+  s.snd_cwnd = sender_.tcpcb().snd_cwnd;
+  s.snd_wnd = sender_.tcpcb().snd_wnd;
+  s.rtt_us = sender_.srtt_usecs();
+  s.rttvar_us = sender_.rttvar_usecs();
+  samples_.push_back(s);
+  last_.end = now;
+  last_.bytes_sent = written;
+  last_.bytes_received = delivered_;
+  last_.retransmits = rexmit;
 }
 
 void TcpFlowDriver::handle_event(std::uint64_t tag) {
@@ -121,6 +154,10 @@ void TcpFlowDriver::handle_event(std::uint64_t tag) {
     }
     sender_.set_unlimited_data(true);
     sender_.connect();
+  } else if (tag == kSample) {
+    if (finished()) return;
+    take_sample(sim().now());
+    if (sim().now() + sample_interval_ <= end_) sim().schedule_at(sim().now() + sample_interval_, this, kSample);
   } else if (tag == kEnd) {
     finish();
   }
@@ -157,6 +194,9 @@ TcpFlowCounters TcpFlowDriver::counters() const {
 
 void TcpFlowDriver::finish() {
   if (finished()) return;
+  // iperf3 reports the rest of the test as a last, shorter interval.
+  if (sample_interval_ > 0 && control_ != nullptr && end_ > last_.end && sim().now() >= end_) take_sample(end_);
+  frozen_written_ = app_bytes_written();
   frozen_ = counters();
   sender_.set_unlimited_data(false);
 }
@@ -331,6 +371,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
       tcp::FreeBsdTcpConfig control_cfg = sc;
       auto& control = sim.add<tcp::FreeBsdTcpSender>(fl.name + "/control", *from, to->id(), fl.dst_port, control_cfg);
       driver.use_iperf3_timing(control, fl.time, spec.duration);
+      driver.report_iperf3(spec.interval, fl.length);
     }
     l.drivers->push_back(&driver);
     b.tcp_flows.push_back({&fl, &tx, l.rx, &driver});

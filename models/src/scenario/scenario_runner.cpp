@@ -130,6 +130,59 @@ void add_tcp_flow(results::RunResult& out, const BuiltTcpFlow& f) {
   s->set_srtt_us(c.srtt_us);
 }
 
+const std::string& host_address(const ScenarioSpec& spec, const std::string& name) {
+  for (const HostSpec& h : spec.hosts) {
+    if (h.name == name) return h.address;
+  }
+  static const std::string none;
+  return none;
+}
+
+// What iperf3 -c would report for an `app: iperf3` flow (one stream).
+void add_iperf3(results::RunResult& out, const ScenarioSpec& spec, const BuiltTcpFlow& f) {
+  const TcpFlowDriver& d = *f.driver;
+  auto* r = out.add_iperf3();
+  r->set_flow(f.spec->name);
+  r->set_client_address(host_address(spec, f.spec->from));
+  r->set_server_address(host_address(spec, f.spec->to));
+  r->set_server_port(f.spec->dst_port);
+  if (d.control() != nullptr) r->set_control_port(d.control()->local_port());
+  r->set_congestion(f.spec->cc);
+  r->set_blksize(f.spec->length);
+  r->set_duration_s(to_seconds(f.spec->time));
+  r->set_interval_s(to_seconds(spec.interval));
+  r->set_mss(f.sender->tcpcb().t_maxseg);
+  r->set_test_start_s(to_seconds(d.start()));
+  auto* s = r->add_streams();
+  s->set_local_port(f.sender->local_port());
+  std::uint64_t rtt_sum = 0;
+  for (const TcpFlowDriver::Iperf3Sample& x : d.iperf3_samples()) {
+    auto* i = s->add_intervals();
+    i->set_start_s(to_seconds(x.start - d.start()));
+    i->set_end_s(to_seconds(x.end - d.start()));
+    i->set_bytes_sent(x.bytes_sent);
+    i->set_bytes_received(x.bytes_received);
+    i->set_retransmits(x.retransmits);
+    i->set_snd_cwnd(x.snd_cwnd);
+    i->set_snd_wnd(x.snd_wnd);
+    i->set_rtt_us(x.rtt_us);
+    i->set_rttvar_us(x.rttvar_us);
+    s->set_max_snd_cwnd(std::max(s->max_snd_cwnd(), x.snd_cwnd));
+    s->set_max_snd_wnd(std::max(s->max_snd_wnd(), x.snd_wnd));
+    s->set_max_rtt_us(std::max(s->max_rtt_us(), x.rtt_us));
+    s->set_min_rtt_us(s->intervals_size() == 1 ? x.rtt_us : std::min(s->min_rtt_us(), x.rtt_us));
+    rtt_sum += x.rtt_us;
+  }
+  if (s->intervals_size() > 0) s->set_mean_rtt_us(static_cast<std::uint32_t>(rtt_sum / s->intervals_size()));
+  const TcpFlowCounters c = d.counters();
+  const double seconds = to_seconds(d.end() - d.start());
+  s->set_sender_bytes(d.app_bytes_sent());
+  s->set_sender_seconds(seconds);
+  s->set_sender_retransmits(c.retransmits);
+  s->set_receiver_bytes(c.bytes_delivered);
+  s->set_receiver_seconds(seconds);
+}
+
 // Busy time and utilization cover [0, duration]; counts include the drain.
 void add_channel_stats(results::RunResult& out, const std::string& link, const Channel& ch, SimTime busy,
                        SimTime duration) {
@@ -208,6 +261,9 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
     } else {
       add_tcp_flow(out, b.tcp_flows[t++]);
     }
+  }
+  for (const BuiltTcpFlow& f : b.tcp_flows) {
+    if (f.spec->app == "iperf3") add_iperf3(out, spec, f);
   }
   for (std::size_t i = 0; i < b.links.size(); ++i) {
     add_channel_stats(out, b.links[i]->name(), b.links[i]->a_to_b(), busy_at_end[2 * i], spec.duration);

@@ -504,6 +504,8 @@ void Validator::parse_tcp_flow(const std::string& name, const Field& f) {
     } else if (key == "time") {
       fl.time = r_.duration(v);
       if (fl.time <= 0) r_.fail(v, "time must be greater than zero");
+    } else if (key == "length") {
+      fl.length = static_cast<std::uint64_t>(r_.size(v, 1, std::int64_t{1} << 30));
     }
   });
   check_flow_ends(f, seen, fl, at);

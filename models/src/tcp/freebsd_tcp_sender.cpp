@@ -110,12 +110,16 @@ std::uint64_t FreeBsdTcpSender::send_buffer_room() const {
 std::uint64_t FreeBsdTcpSender::write(std::uint64_t bytes) {
   const std::uint64_t n = std::min(bytes, send_buffer_room());
   so_snd_cc_ += n;
+  bytes_written_ += n;
   if (state_ == State::established && n > 0) tcp_output();
   return n;
 }
 
 void FreeBsdTcpSender::refill() {
-  if (unlimited_) so_snd_cc_ = std::max<std::uint64_t>(so_snd_cc_, sb_hiwat_);
+  if (unlimited_ && so_snd_cc_ < sb_hiwat_) {
+    bytes_written_ += sb_hiwat_ - so_snd_cc_;
+    so_snd_cc_ = sb_hiwat_;
+  }
 }
 
 void FreeBsdTcpSender::connect() {
@@ -176,8 +180,7 @@ TcpTraceSample FreeBsdTcpSender::trace_sample(TcpTraceSample::Event event) const
   s.pipe = state_ == State::established ? pipe() : 0;
   s.sacked_bytes = sb_.sackhint.sacked_bytes;
   s.srtt_us = srtt_usecs();
-  s.rttvar_us = static_cast<std::uint32_t>((static_cast<std::int64_t>(rtt_.t_rttvar) * timers_.tick_usecs()) >>
-                                           TCP_RTTVAR_SHIFT);
+  s.rttvar_us = rttvar_usecs();
   s.rto_us = static_cast<std::uint32_t>(static_cast<std::int64_t>(rtt_.t_rxtcur) * timers_.tick_usecs());
   s.in_recovery = cc::IN_RECOVERY(tp_.t_flags) != 0;
   s.retransmits = stats_.retransmitted_segments;

@@ -64,6 +64,28 @@ class TcpFlowDriver final : public Component, public EventHandler {
   // control one is up, and measure `test_time` from the data connection's
   // establishment (capped at `run_end`). Until then the window is empty.
   void use_iperf3_timing(tcp::FreeBsdTcpSender& control, SimTime test_time, SimTime run_end);
+  // iperf3 reporting: sample the sender (and the server's reads) every
+  // `interval` from the test start (0: no intervals); the client writes
+  // `block` bytes per write(), and counts a write when it has completed.
+  void report_iperf3(SimTime interval, std::uint64_t block);
+  struct Iperf3Sample {
+    SimTime start = 0;  // absolute simulated times
+    SimTime end = 0;
+    std::uint64_t bytes_sent = 0;
+    std::uint64_t bytes_received = 0;
+    std::uint64_t retransmits = 0;
+    std::uint32_t snd_cwnd = 0;
+    std::uint32_t snd_wnd = 0;
+    std::uint32_t rtt_us = 0;
+    std::uint32_t rttvar_us = 0;
+  };
+  const std::vector<Iperf3Sample>& iperf3_samples() const { return samples_; }
+  // Bytes of completed application writes (whole blocks) so far.
+  std::uint64_t app_bytes_written() const;
+  // Completed-write bytes within the test window (frozen at finish()).
+  std::uint64_t app_bytes_sent() const { return (finished() ? frozen_written_ : app_bytes_written()) - written_at_start_; }
+  const tcp::FreeBsdTcpSender* control() const { return control_; }
+  const tcp::FreeBsdTcpSender& sender() const { return sender_; }
 
   void handle_event(std::uint64_t tag) override;
   // Freezes the counters and stops the application writing. Idempotent.
@@ -79,7 +101,8 @@ class TcpFlowDriver final : public Component, public EventHandler {
   SimTime end() const { return end_; }
 
  private:
-  enum Tag : std::uint64_t { kConnect = 1, kEnd = 2 };
+  enum Tag : std::uint64_t { kConnect = 1, kEnd = 2, kSample = 3 };
+  void take_sample(SimTime now);
   tcp::FreeBsdTcpSender& sender_;
   tcp::LinuxTcpReceiver& receiver_;
   NodeId sender_host_;
@@ -89,6 +112,13 @@ class TcpFlowDriver final : public Component, public EventHandler {
   std::uint64_t delivered_ = 0;
   std::optional<TcpFlowCounters> frozen_;
   tcp::FreeBsdTcpSender* control_ = nullptr;
+  // iperf3 reporting
+  SimTime sample_interval_ = 0;
+  std::uint64_t block_ = 1;
+  std::uint64_t written_at_start_ = 0;
+  std::uint64_t frozen_written_ = 0;
+  std::vector<Iperf3Sample> samples_;
+  Iperf3Sample last_;  // counters at the previous sample
 };
 
 struct BuiltTcpFlow {

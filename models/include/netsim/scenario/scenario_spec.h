@@ -131,6 +131,7 @@ struct TcpFlowSpec {
   // connection's establishment, as iperf3 -t does.
   std::string app = "bulk";
   SimTime time = 10'000'000'000'000;  // iperf3 -t: 10 s
+  std::uint64_t length = 131072;      // iperf3 -l: bytes per write (TCP default 128 KB)
 };
 
 struct SweepAxis {

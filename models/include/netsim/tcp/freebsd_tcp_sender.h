@@ -79,6 +79,9 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   // to its high-water mark whenever room appears.
   void set_unlimited_data(bool on) { unlimited_ = on; }
   std::uint64_t send_buffer_room() const;
+  // Bytes the application has put into the send buffer so far (write() and
+  // the unlimited refill).
+  std::uint64_t bytes_written() const { return bytes_written_; }
   // Called once when the handshake completes (set-up path only).
   void set_on_established(std::function<void()> f) { on_established_ = std::move(f); }
 
@@ -100,6 +103,10 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   std::uint32_t send_buffer_hiwat() const { return sb_hiwat_; }
   int pipe() const { return sb_.tcp_compute_pipe(sack_state()); }
   // tcpi_rtt in microseconds: (t_srtt * tick) >> 5.
+  std::uint32_t rttvar_usecs() const {
+    return static_cast<std::uint32_t>((static_cast<std::int64_t>(rtt_.t_rttvar) * timers_.tick_usecs()) >>
+                                      TCP_RTTVAR_SHIFT);
+  }
   std::uint32_t srtt_usecs() const {
     return static_cast<std::uint32_t>((static_cast<std::int64_t>(rtt_.t_srtt) * timers_.tick_usecs()) >> TCP_RTT_SHIFT);
   }
@@ -158,6 +165,7 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   std::uint64_t so_snd_cc_ = 0;
   std::uint32_t sb_hiwat_ = 0;
   bool unlimited_ = false;
+  std::uint64_t bytes_written_ = 0;
   std::uint64_t bytes_acked_total_ = 0;
   FreeBsdTcpStats stats_;
   std::function<void()> on_established_;
