@@ -10,7 +10,7 @@ namespace {
 const char* const kMainUsage = R"(netsim - packet-level discrete-event network simulator
 
 Usage:
-  netsim run FILE [--set KEY=VALUE]... [--seed S] [--format text|json|csv|pb] [--out PATH]
+  netsim run FILE [--set KEY=VALUE]... [--seed S] [--format text|json|csv|pb|iperf3|iperf3-json] [--out PATH]
                   [--trace-tcp PATH] [-j N]
   netsim validate FILE [--set KEY=VALUE]...
   netsim topo FILE --dot [--set KEY=VALUE]...
@@ -41,7 +41,10 @@ Options:
                     applied in order, before validation; overrides sweep values of the same key)
   --seed S          same as --set seed=S
   --format F        text (default), json (Protobuf JSON mapping), csv (one row per run and flow),
-                    pb (binary netsim.results.RunSet)
+                    pb (binary netsim.results.RunSet), iperf3 (what iperf3 3.17.1 prints for each
+                    `app: iperf3` flow), iperf3-json (its -J JSON: one object, or an array of
+                    objects when there are several runs or flows)
+  --iperf3-side S   client (default: iperf3 -c's report) or server (iperf3 -s's)
   --out PATH        write results to PATH (atomically) instead of stdout
   --trace-tcp PATH  write every TCP sender's state after each ACK and RTO as CSV (cwnd,
                     ssthresh, pipe, srtt, rto, recovery, ...); with several runs, one file
@@ -111,9 +114,18 @@ Options parse_args(const std::vector<std::string>& args) {
       o.overrides.push_back({"seed", v});
     } else if (a == "--format" && o.command == "run") {
       const std::string& v = value_of(i);
-      auto f = parse_output_format(v);
-      if (!f) throw UsageError("--format must be text, json, csv or pb, got '" + v + "'");
-      o.format = *f;
+      if (v == "iperf3" || v == "iperf3-json") {
+        o.iperf3 = v == "iperf3" ? Iperf3Format::text : Iperf3Format::json;
+      } else {
+        auto f = parse_output_format(v);
+        if (!f) throw UsageError("--format must be text, json, csv, pb, iperf3 or iperf3-json, got '" + v + "'");
+        o.format = *f;
+        o.iperf3 = Iperf3Format::none;
+      }
+    } else if (a == "--iperf3-side" && o.command == "run") {
+      const std::string& v = value_of(i);
+      if (v != "client" && v != "server") throw UsageError("--iperf3-side must be client or server, got '" + v + "'");
+      o.iperf3_server = v == "server";
     } else if (a == "--out" && o.command == "run") {
       o.out_path = value_of(i);
     } else if (a == "--trace-tcp" && o.command == "run") {

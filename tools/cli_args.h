@@ -26,13 +26,18 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// --format iperf3 / iperf3-json: what iperf3 itself would print (per iperf3 flow).
+enum class Iperf3Format { none, text, json };
+
 struct Options {
   std::string command;  // run | validate | topo | help | version
   std::string scenario_file;
   std::vector<Override> overrides;  // --set and --seed, in command-line order
   OutputFormat format = OutputFormat::text;
   std::optional<std::string> out_path;
-  std::optional<std::string> trace_tcp_path;  // --trace-tcp: per-ACK sender state, CSV
+  std::optional<std::string> trace_tcp_path;
+  Iperf3Format iperf3 = Iperf3Format::none;
+  bool iperf3_server = false;  // --iperf3-side server  // --trace-tcp: per-ACK sender state, CSV
   bool dot = false;
   bool help = false;
   unsigned jobs = 0;  // 0: all cores

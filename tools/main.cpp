@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "cli_args.h"
+#include "netsim/app/iperf3_from_result.h"
 #include "netsim/scenario/scenario_builder.h"
 #include "netsim/scenario/measured_comparison.h"
 #include "netsim/scenario/scenario_loader.h"
@@ -42,7 +43,43 @@ std::vector<ScenarioSpec> load_cells(const Options& o) {
 
 // Text adds the simulated-vs-measured table after the runs; CSV becomes one
 // row per run of the compared flow with the measured value beside it.
+// iperf3's own report of every iperf3 flow of every run: text blocks under a
+// "== run" header when there are several, or -J JSON (one object, else an array).
+void write_iperf3(std::ostream& out, const Options& o, const results::RunSet& set) {
+  const app::Iperf3Side side = o.iperf3_server ? app::Iperf3Side::server : app::Iperf3Side::client;
+  std::size_t count = 0;
+  for (const auto& r : set.runs()) count += static_cast<std::size_t>(r.iperf3_size());
+  if (count == 0) throw std::runtime_error("--format iperf3: the scenario has no flow with app: iperf3");
+  const bool many = count > 1;
+  if (o.iperf3 == Iperf3Format::json && many) out << "[\n";
+  std::size_t n = 0;
+  for (int i = 0; i < set.runs_size(); ++i) {
+    const results::RunResult& r = set.runs(i);
+    for (const results::Iperf3Result& x : r.iperf3()) {
+      const app::Iperf3Test t = app::iperf3_test_from_result(x, r.seed());
+      if (o.iperf3 == Iperf3Format::json) {
+        if (n > 0) out << ",\n";
+        app::write_iperf3_json(out, t, side);
+      } else {
+        if (many) {
+          out << (n > 0 ? "\n" : "") << "== run " << (i + 1) << "/" << set.runs_size() << ": " << r.scenario_name()
+              << " flow " << x.flow();
+          for (const auto& ov : r.overrides()) out << "  " << ov.key() << "=" << ov.value();
+          out << "\n";
+        }
+        app::write_iperf3_text(out, t, side);
+      }
+      ++n;
+    }
+  }
+  if (o.iperf3 == Iperf3Format::json && many) out << "\n]\n";
+}
+
 void write_all(std::ostream& out, const Options& o, const results::RunSet& set, const std::optional<MeasuredSpec>& m) {
+  if (o.iperf3 != Iperf3Format::none) {
+    write_iperf3(out, o, set);
+    return;
+  }
   if (m && o.format == OutputFormat::csv) {
     write_comparison_csv(out, set, *m);
     return;
@@ -95,6 +132,13 @@ std::string trace_path(const std::string& base, std::size_t i, std::size_t n) {
 int command_run(const Options& o) {
   std::vector<ScenarioSpec> cells = load_cells(o);
   const std::optional<MeasuredSpec> measured = parse_measured(cells.front());
+  if (o.iperf3 != Iperf3Format::none) {
+    const auto& flows = cells.front().tcp_flows;
+    if (std::none_of(flows.begin(), flows.end(), [](const TcpFlowSpec& f) { return f.app == "iperf3"; })) {
+      std::cerr << "netsim: --format iperf3: " << o.scenario_file << " has no flow with app: iperf3\n";
+      return kUsage;
+    }
+  }
   results::RunSet set;
   for (std::size_t i = 0; i < cells.size(); ++i) set.add_runs();
   // Cells are independent simulations: run them on worker threads, each

@@ -37,7 +37,7 @@ expect run-help 0 '--format' '' -- "$netsim" run --help
 expect no-command 2 '' 'missing command' -- "$netsim"
 expect unknown-command 2 '' "unknown command 'frobnicate'" -- "$netsim" frobnicate
 expect run-without-file 2 '' 'needs a scenario FILE' -- "$netsim" run
-expect bad-format 2 '' "--format must be text, json, csv or pb, got 'xml'" -- "$netsim" run "$udp" --format xml
+expect bad-format 2 '' "--format must be text, json, csv, pb, iperf3 or iperf3-json, got 'xml'" -- "$netsim" run "$udp" --format xml
 expect bad-seed 2 '' '--seed needs an unsigned integer' -- "$netsim" run "$udp" --seed -3
 expect bad-jobs 2 '' 'needs a positive integer' -- "$netsim" run "$udp" -j 0
 expect unknown-option 2 '' "unknown option '--frob'" -- "$netsim" run "$udp" --frob
@@ -81,6 +81,16 @@ else
   failures=$((failures + 1)); echo "FAIL out-file-content"
 fi
 expect out-unwritable 4 '' 'cannot write' -- "$netsim" run "$udp" --out "$work/no/such/dir/r.txt"
+
+# iperf3's own output for an iperf3 flow, and an error when there is none.
+expect iperf3-text 0 'iperf Done\.' '' -- "$netsim" run "$t1" --set duration=3s --set hosts.sender.hz=1000 \
+  --set traffic.iperf3.cc=newreno --set filters.drop.every=100 --format iperf3
+expect iperf3-server 0 'Server listening on 5201' '' -- "$netsim" run "$t1" --set duration=3s --set hosts.sender.hz=1000 \
+  --set traffic.iperf3.cc=newreno --set filters.drop.every=100 --format iperf3 --iperf3-side server
+expect iperf3-json 0 '"sum_sent"' '' -- "$netsim" run "$t1" --set duration=3s --set hosts.sender.hz=1000 \
+  --set traffic.iperf3.cc=newreno --set filters.drop.every=100 --format iperf3-json
+expect iperf3-none 2 '' 'no flow with app: iperf3' -- "$netsim" run "$udp" --format iperf3
+expect iperf3-bad-side 2 '' '--iperf3-side must be client or server' -- "$netsim" run "$t1" --iperf3-side both
 
 # --trace-tcp: one file for a single run, one per run (PATH.<n>.csv) for a sweep.
 tcpbulk=$src/scenarios/tcp-bulk-nth.yaml
