@@ -381,5 +381,43 @@ TEST(GroReceiveNic, PerPacketCostBelowArrivalSpacingEndsThePoll) {
   EXPECT_EQ(net.nic->counters().polls, 3u);
 }
 
+TEST(GroReceiveNic, InterruptThrottlingSpacesInterrupts) {
+  GroReceiveNicConfig cfg;
+  cfg.irq_delay = 20_us;
+  cfg.irq_min_interval = 100_us;
+  GroNet net(cfg);
+  net.script->at(0, segment(0, kMss));            // arrives 17.304: first IRQ at 37.304
+  net.script->at(40_us, segment(kMss, kMss));     // arrives 57.304: IRQ held to 37.304 + 100 = 137.304
+  net.script->at(200_us, segment(2 * kMss, kMss));  // arrives 217.304: 237.304 either way
+  net.sim.run();
+  ASSERT_EQ(net.sink.rx.size(), 3u);
+  EXPECT_EQ(net.sink.rx[0].t, 37'304_ns);
+  EXPECT_EQ(net.sink.rx[1].t, 137'304_ns);
+  EXPECT_EQ(net.sink.rx[2].t, 237'304_ns);
+  EXPECT_EQ(net.nic->counters().interrupts, 3u);
+}
+
+TEST(GroReceiveNic, InterruptThrottlingBatchesABusyLink) {
+  GroReceiveNicConfig cfg;
+  cfg.irq_delay = 20_us;
+  cfg.irq_min_interval = 100_us;
+  GroNet net(cfg);
+  // 20 back-to-back segments arrive every 12.304 us from 17.304 us on. The
+  // first interrupt (37.304) finds 2; the next may come only at 137.304 and
+  // finds the 8 that arrived meanwhile (#3..#10, up to 128.040 us); the third
+  // at 237.304 finds #11..#18 (up to 226.472 us); #19 and #20 (238.776,
+  // 251.080) wait for the fourth at 337.304.
+  net.burst(0, 0, 20);
+  net.sim.run();
+  ASSERT_EQ(net.sink.rx.size(), 4u);
+  EXPECT_EQ(net.sink.rx[0].segments, 2);
+  EXPECT_EQ(net.sink.rx[1].segments, 8);
+  EXPECT_EQ(net.sink.rx[1].t, 137'304_ns);
+  EXPECT_EQ(net.sink.rx[2].segments, 8);
+  EXPECT_EQ(net.sink.rx[2].t, 237'304_ns);
+  EXPECT_EQ(net.sink.rx[3].segments, 2);
+  EXPECT_EQ(net.sink.rx[3].t, 337'304_ns);
+}
+
 }  // namespace
 }  // namespace netsim

@@ -2,6 +2,7 @@
 // docs/linux-receiver.md for the rules and their Linux v5.15 sources.
 #include "netsim/nic/gro_receive_nic.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace netsim {
@@ -39,7 +40,7 @@ GroReceiveNic::GroReceiveNic(Simulation& sim, std::string name, Host& host, int 
   if (config_.max_held < 1 || config_.max_held > kMaxHeldLimit) {
     throw std::invalid_argument("GRO NIC " + this->name() + ": max_held must be in [1, 64]");
   }
-  if (config_.irq_delay < 0 || config_.per_packet_cost < 0) {
+  if (config_.irq_delay < 0 || config_.per_packet_cost < 0 || config_.irq_min_interval < 0) {
     throw std::invalid_argument("GRO NIC " + this->name() + ": delays must be >= 0");
   }
 }
@@ -84,7 +85,11 @@ void GroReceiveNic::receive(Packet* p, int) {
     // Interrupts are enabled only while NAPI is idle.
     state_ = State::irq_pending;
     ++counters_.interrupts;
-    sim().arm_in(poll_timer_, config_.irq_delay);
+    SimTime at = sim().now() + config_.irq_delay;
+    if (irq_seen_ && config_.irq_min_interval > 0) at = std::max(at, last_irq_ + config_.irq_min_interval);
+    last_irq_ = at;
+    irq_seen_ = true;
+    sim().arm_at(poll_timer_, at);
   }
 }
 

@@ -66,6 +66,7 @@ GroReceiveNicConfig nic_config(const NicSpec& n) {
   c.irq_delay = n.irq_delay;
   c.budget = n.budget;
   c.per_packet_cost = n.per_packet_cost;
+  c.irq_min_interval = n.irq_min_interval;
   c.ring_size = n.ring_size;
   c.filter_position =
       n.filter_position == NicFilterPosition::after_gro ? GroFilterPosition::after_gro : GroFilterPosition::before_gro;

@@ -216,6 +216,8 @@ void Validator::parse_nic(const Field& f, HostSpec& h) {
       nic.irq_delay = r_.duration(v);
     } else if (key == "budget") {
       nic.budget = static_cast<int>(r_.integer(v, 1, kMaxNicBudget));
+    } else if (key == "irq_min_interval") {
+      nic.irq_min_interval = r_.duration(v);
     } else if (key == "per_packet_cost") {
       nic.per_packet_cost = r_.duration(v);
     } else if (key == "ring_size") {

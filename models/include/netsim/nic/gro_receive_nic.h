@@ -75,6 +75,13 @@ struct GroReceiveNicConfig {
   // start of the NAPI poll: interrupt injection into the VM, vCPU wake-up,
   // softirq scheduling. 10-30 us is typical for a KVM/bhyve guest.
   SimTime irq_delay = 20 * kPicosPerMicro;
+  // Interrupt throttling (the ITR/EITR register of Intel NICs, FreeBSD's
+  // hw.<drv>.max_interrupt_rate): an interrupt never follows the previous one
+  // by less than this. Idle traffic (a ping) sees only irq_delay; a busy link
+  // gets one interrupt per interval and so batches of interval x rate
+  // packets. Linux igb's bulk class is 4000 interrupts/s (IGB_4K_ITR, 250 us).
+  // 0: no throttling.
+  SimTime irq_min_interval = 0;
   // Poll processing time per wire packet (0: the poll takes no simulated
   // time). With a cost the poll takes packets one at a time, so packets that
   // arrive while it runs join the same poll (and its GRO aggregates) until
@@ -163,6 +170,8 @@ class GroReceiveNic final : public Component, public PacketReceiver, public Even
   std::array<Held, kMaxHeldLimit> held_{};
   int held_count_ = 0;
   int taken_this_poll_ = 0;
+  SimTime last_irq_ = 0;
+  bool irq_seen_ = false;
   State state_ = State::idle;
   Timer poll_timer_;
   Timer poll_step_timer_;

@@ -35,6 +35,7 @@ struct NicSpec {
   SimTime irq_delay = 20'000'000;  // 20 us
   int budget = 64;                 // NAPI weight
   SimTime per_packet_cost = 0;     // poll time per wire packet
+  SimTime irq_min_interval = 0;    // interrupt throttling; 0 = none
   std::uint32_t ring_size = 1024;  // rx descriptors; 0 = unlimited
   NicFilterPosition filter_position = NicFilterPosition::after_gro;
 };
