@@ -3,6 +3,7 @@
 // out by hand in the comments.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -30,10 +31,11 @@ struct Sink final : Endpoint {
     std::uint16_t segments;
     std::uint16_t src_port;
     std::uint8_t flags;
+    std::uint32_t ack = 0;
   };
   std::vector<Rx> rx;
   void deliver(Packet* p) override {
-    rx.push_back({sim->now(), p->tcp.seq, p->payload_bytes, p->segments, p->src_port, p->tcp.flags});
+    rx.push_back({sim->now(), p->tcp.seq, p->payload_bytes, p->segments, p->src_port, p->tcp.flags, p->tcp.ack});
     sim->packets().release(p);
   }
 };
@@ -417,6 +419,86 @@ TEST(GroReceiveNic, InterruptThrottlingBatchesABusyLink) {
   EXPECT_EQ(net.sink.rx[2].t, 237'304_ns);
   EXPECT_EQ(net.sink.rx[3].segments, 2);
   EXPECT_EQ(net.sink.rx[3].t, 337'304_ns);
+}
+
+Packet pure_ack(std::uint32_t ack, std::uint32_t tsval = 7, std::uint16_t window = 1000) {
+  Packet p = segment(1, 0, tcp_flags::kAck, tsval);
+  p.tcp.ack = ack;
+  p.tcp.window = window;
+  return p;
+}
+
+TEST(GroReceiveNic, MergeAcksAbsorbsAdvancingPureAcksInABatch) {
+  GroReceiveNicConfig cfg = slow_irq();
+  cfg.merge_acks = true;
+  GroNet net(cfg);
+  // Four ACKs within the 100 us interrupt delay: 1000, 2000 (TS 8), 3000,
+  // then a duplicate of 3000 (flushes the held one and is held itself).
+  net.script->at(0, pure_ack(1000));
+  net.script->at(1_us, pure_ack(2000, 8));
+  net.script->at(2_us, pure_ack(3000, 8));
+  net.script->at(3_us, pure_ack(3000, 8));
+  net.sim.run();
+  ASSERT_EQ(net.sink.rx.size(), 2u);
+  EXPECT_EQ(net.sink.rx[0].ack, 3000u);
+  EXPECT_EQ(net.sink.rx[0].segments, 1);
+  EXPECT_EQ(net.sink.rx[1].ack, 3000u);
+  EXPECT_EQ(net.nic->counters().acks_merged, 2u);
+}
+
+TEST(GroReceiveNic, MergeAcksNeverAbsorbsSackOrData) {
+  GroReceiveNicConfig cfg = slow_irq();
+  cfg.merge_acks = true;
+  GroNet net(cfg);
+  Packet sack = pure_ack(2000);
+  sack.tcp.sack_block_count = 1;
+  sack.tcp.sack_blocks[0] = {5000, 6000};
+  sack.l4_header_bytes = kTcpHeaderBytes + sack.tcp.option_bytes();
+  net.script->at(0, pure_ack(1000));
+  net.script->at(1_us, sack);                 // flushes the held ACK, goes up itself
+  net.script->at(2_us, pure_ack(2000));       // held again
+  net.script->at(3_us, pure_ack(1500));       // does not advance: flushes 2000, held
+  net.sim.run();
+  ASSERT_EQ(net.sink.rx.size(), 4u);
+  EXPECT_EQ(net.sink.rx[0].ack, 1000u);
+  EXPECT_EQ(net.sink.rx[1].ack, 2000u);
+  EXPECT_EQ(net.sink.rx[2].ack, 2000u);
+  EXPECT_EQ(net.sink.rx[3].ack, 1500u);
+  EXPECT_EQ(net.nic->counters().acks_merged, 0u);
+}
+
+TEST(GroReceiveNic, WithoutMergeAcksPureAcksPassOneByOne) {
+  GroNet net(slow_irq());
+  net.script->at(0, pure_ack(1000));
+  net.script->at(1_us, pure_ack(2000));
+  net.sim.run();
+  ASSERT_EQ(net.sink.rx.size(), 2u);
+  EXPECT_EQ(net.nic->counters().acks_merged, 0u);
+}
+
+TEST(GroReceiveNic, IrqJitterStaysInRangeAndIsDeterministic) {
+  GroReceiveNicConfig cfg;
+  cfg.irq_delay = 20_us;
+  cfg.irq_jitter = 10_us;
+  auto run = [&] {
+    GroNet net(cfg);
+    // 30 lone segments 200 us apart: each raises its own interrupt.
+    for (std::uint32_t k = 0; k < 30; ++k) net.script->at(k * 200_us, segment(k * kMss, kMss, tcp_flags::kAck | tcp_flags::kPush));
+    net.sim.run();
+    std::vector<SimTime> lat;
+    for (std::size_t k = 0; k < net.sink.rx.size(); ++k) {
+      lat.push_back(net.sink.rx[k].t - static_cast<SimTime>(k) * 200_us - 17'304_ns);
+    }
+    return lat;
+  };
+  const auto a = run();
+  ASSERT_EQ(a.size(), 30u);
+  for (SimTime l : a) {
+    EXPECT_GE(l, 20_us);
+    EXPECT_LE(l, 30_us);
+  }
+  EXPECT_NE(*std::min_element(a.begin(), a.end()), *std::max_element(a.begin(), a.end()));
+  EXPECT_EQ(a, run());
 }
 
 }  // namespace

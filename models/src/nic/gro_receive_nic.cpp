@@ -35,12 +35,14 @@ GroReceiveNic::GroReceiveNic(Simulation& sim, std::string name, Host& host, int 
       host_port_(host_port),
       config_(config),
       poll_timer_(this, kPoll),
-      poll_step_timer_(this, kPollStep) {
+      poll_step_timer_(this, kPollStep),
+      rng_(sim.rng_stream("nic/" + this->name())) {
   if (config_.budget < 1) throw std::invalid_argument("GRO NIC " + this->name() + ": budget must be >= 1");
   if (config_.max_held < 1 || config_.max_held > kMaxHeldLimit) {
     throw std::invalid_argument("GRO NIC " + this->name() + ": max_held must be in [1, 64]");
   }
-  if (config_.irq_delay < 0 || config_.per_packet_cost < 0 || config_.irq_min_interval < 0) {
+  if (config_.irq_delay < 0 || config_.per_packet_cost < 0 || config_.irq_min_interval < 0 ||
+      config_.irq_jitter < 0) {
     throw std::invalid_argument("GRO NIC " + this->name() + ": delays must be >= 0");
   }
 }
@@ -86,6 +88,7 @@ void GroReceiveNic::receive(Packet* p, int) {
     state_ = State::irq_pending;
     ++counters_.interrupts;
     SimTime at = sim().now() + config_.irq_delay;
+    if (config_.irq_jitter > 0) at += static_cast<SimTime>(rng_.uniform_below(static_cast<std::uint64_t>(config_.irq_jitter) + 1));
     if (irq_seen_ && config_.irq_min_interval > 0) at = std::max(at, last_irq_ + config_.irq_min_interval);
     last_irq_ = at;
     irq_seen_ = true;
@@ -147,6 +150,32 @@ void GroReceiveNic::end_poll() {
   } else {
     state_ = State::idle;
   }
+}
+
+bool GroReceiveNic::lro_ack(Packet* skb, int i) {
+  const TcpSegmentInfo& th = skb->tcp;
+  const bool pure_ack = skb->payload_bytes == 0 && th.flags == tcp_flags::kAck && th.sack_block_count == 0;
+  if (!pure_ack) return false;
+  if (i >= 0) {
+    Packet* p = held_[static_cast<std::size_t>(i)].p;
+    const TcpSegmentInfo& h = p->tcp;
+    const bool held_is_ack = p->payload_bytes == 0 && h.sack_block_count == 0;
+    const bool advances = static_cast<std::int32_t>(th.ack - h.ack) > 0;
+    const bool ts_ok = th.ts_present == h.ts_present &&
+                       (!th.ts_present || static_cast<std::int32_t>(th.ts_val - h.ts_val) >= 0);
+    if (held_is_ack && advances && ts_ok && th.seq == h.seq) {
+      p->tcp.ack = th.ack;
+      p->tcp.window = th.window;
+      p->tcp.ts_val = th.ts_val;
+      p->tcp.ts_ecr = th.ts_ecr;
+      ++counters_.acks_merged;
+      sim().packets().release(skb);
+      return true;
+    }
+    complete(i);
+  }
+  hold(skb);
+  return true;
 }
 
 int GroReceiveNic::find_flow(const Packet& skb) const {
@@ -213,6 +242,7 @@ void GroReceiveNic::gro_receive(Packet* skb) {
   }
   const std::uint32_t len = skb->payload_bytes;
   const int i = find_flow(*skb);
+  if (config_.merge_acks && lro_ack(skb, i)) return;
   const bool cannot_hold = len == 0 || (skb->tcp.flags & kFlushFlags) != 0 || skb->segments > 1;
   if (i < 0) {
     if (cannot_hold) {

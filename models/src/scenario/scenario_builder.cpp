@@ -67,6 +67,8 @@ GroReceiveNicConfig nic_config(const NicSpec& n) {
   c.budget = n.budget;
   c.per_packet_cost = n.per_packet_cost;
   c.irq_min_interval = n.irq_min_interval;
+  c.irq_jitter = n.irq_jitter;
+  c.merge_acks = n.merge_acks;
   c.ring_size = n.ring_size;
   c.filter_position =
       n.filter_position == NicFilterPosition::after_gro ? GroFilterPosition::after_gro : GroFilterPosition::before_gro;

@@ -17,9 +17,9 @@ inline constexpr std::array<std::string_view, 13> kTopKeys{"name",    "descripti
 inline constexpr std::array<std::string_view, 5> kTopScalarKeys{"name", "description", "seed", "duration", "interval"};
 
 inline constexpr std::array<std::string_view, 3> kHostKeys{"address", "nic", "hz"};
-inline constexpr std::array<std::string_view, 7> kNicKeys{"gro",       "irq_delay",       "irq_min_interval",
-                                                          "budget",    "per_packet_cost", "ring_size",
-                                                          "filter_position"};
+inline constexpr std::array<std::string_view, 9> kNicKeys{
+    "gro", "merge_acks", "irq_delay", "irq_jitter", "irq_min_interval", "budget", "per_packet_cost", "ring_size",
+    "filter_position"};
 inline constexpr std::array<std::string_view, 2> kSwitchKeys{"buffer", "buffer_packets"};
 inline constexpr std::array<std::string_view, 2> kHubKeys{"rate", "buffer"};
 inline constexpr std::array<std::string_view, 6> kLinkKeys{"ends", "rate", "delay", "mtu", "framing", "queue"};

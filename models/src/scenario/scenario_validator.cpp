@@ -216,6 +216,10 @@ void Validator::parse_nic(const Field& f, HostSpec& h) {
       nic.irq_delay = r_.duration(v);
     } else if (key == "budget") {
       nic.budget = static_cast<int>(r_.integer(v, 1, kMaxNicBudget));
+    } else if (key == "merge_acks") {
+      nic.merge_acks = r_.boolean(v);
+    } else if (key == "irq_jitter") {
+      nic.irq_jitter = r_.duration(v);
     } else if (key == "irq_min_interval") {
       nic.irq_min_interval = r_.duration(v);
     } else if (key == "per_packet_cost") {

@@ -63,6 +63,7 @@
 #include "netsim/net/packet_receiver.h"
 #include "netsim/sim/event_handler.h"
 #include "netsim/sim/packet_queue.h"
+#include "netsim/sim/rng.h"
 #include "netsim/sim/simulation.h"
 #include "netsim/sim/timer.h"
 
@@ -82,6 +83,11 @@ struct GroReceiveNicConfig {
   // packets. Linux igb's bulk class is 4000 interrupts/s (IGB_4K_ITR, 250 us).
   // 0: no throttling.
   SimTime irq_min_interval = 0;
+  // Random extra interrupt latency, uniform in [0, irq_jitter] and drawn per
+  // interrupt from the NIC's own stream (deterministic per seed): vCPU
+  // scheduling and host-side batching in a VM. It also keeps a periodic
+  // sender from phase-locking with a deterministic nth-drop counter.
+  SimTime irq_jitter = 0;
   // Poll processing time per wire packet (0: the poll takes no simulated
   // time). With a cost the poll takes packets one at a time, so packets that
   // arrive while it runs join the same poll (and its GRO aggregates) until
@@ -89,6 +95,13 @@ struct GroReceiveNicConfig {
   SimTime per_packet_cost = 0;
   int budget = 64;                    // NAPI weight (virtio-net: 64)
   bool gro = true;                    // ethtool -K gro on
+  // FreeBSD tcp_lro's treatment of pure ACKs (a FreeBSD host's vtnet with
+  // LRO, tcp_lro.c): within a batch, an in-order pure ACK whose ack number
+  // advances is absorbed into the flow's held ACK, which keeps the latest
+  // ack, window and timestamps and still counts as one segment. A duplicate
+  // ACK (same ack and window), a SACK-bearing ACK or any other packet flushes
+  // the held ACK first. Off: Linux GRO, which never holds pure ACKs.
+  bool merge_acks = false;
   std::uint32_t gro_max_size = 65536; // GRO_MAX_SIZE (IP length limit of an aggregate)
   int max_held = 8;                   // MAX_GRO_SKBS: held aggregates per NAPI (<= 64)
   std::uint32_t ring_size = 1024;     // rx descriptors; 0 = unlimited
@@ -106,6 +119,7 @@ struct GroNicCounters {
   std::uint64_t tcp_data_packets = 0;   // delivered TCP packets with payload
   std::uint64_t tcp_data_segments = 0;  // wire segments inside them
   std::uint64_t max_aggregate_segments = 0;
+  std::uint64_t acks_merged = 0;        // pure ACKs absorbed into a held ACK (merge_acks)
   std::uint64_t interrupts = 0;
   std::uint64_t polls = 0;
   std::uint64_t budget_exhausted = 0;   // polls that used the whole budget
@@ -154,6 +168,7 @@ class GroReceiveNic final : public Component, public PacketReceiver, public Even
   void poll_step();
   void end_poll();
   void gro_receive(Packet* skb);
+  bool lro_ack(Packet* skb, int held_index);  // merge_acks: true if `skb` was absorbed or is now held
   int find_flow(const Packet& skb) const;
   void hold(Packet* skb);
   void complete(int held_index);   // flush one held aggregate to the delivery list
@@ -171,6 +186,7 @@ class GroReceiveNic final : public Component, public PacketReceiver, public Even
   int held_count_ = 0;
   int taken_this_poll_ = 0;
   SimTime last_irq_ = 0;
+  Rng rng_;
   bool irq_seen_ = false;
   State state_ = State::idle;
   Timer poll_timer_;

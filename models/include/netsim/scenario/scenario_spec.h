@@ -36,6 +36,8 @@ struct NicSpec {
   int budget = 64;                 // NAPI weight
   SimTime per_packet_cost = 0;     // poll time per wire packet
   SimTime irq_min_interval = 0;    // interrupt throttling; 0 = none
+  SimTime irq_jitter = 0;          // uniform extra interrupt latency
+  bool merge_acks = false;         // FreeBSD tcp_lro: absorb advancing pure ACKs
   std::uint32_t ring_size = 1024;  // rx descriptors; 0 = unlimited
   NicFilterPosition filter_position = NicFilterPosition::after_gro;
 };
