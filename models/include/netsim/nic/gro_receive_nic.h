@@ -186,11 +186,11 @@ class GroReceiveNic final : public Component, public PacketReceiver, public Even
   int held_count_ = 0;
   int taken_this_poll_ = 0;
   SimTime last_irq_ = 0;
-  Rng rng_;
   bool irq_seen_ = false;
   State state_ = State::idle;
   Timer poll_timer_;
   Timer poll_step_timer_;
+  Rng rng_;  // irq_jitter
   GroNicCounters counters_;
 };
 
