@@ -638,11 +638,38 @@ TEST(ScenarioTcp, UdpFlowRejectsCc) {
 }
 TEST(ScenarioTcp, TcpFlowRejectsSizeAndRate) {
   expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, size: 1000B }"), 9, 35, "traffic.f.size",
-                    "unknown key 'size' (accepted keys: type, from, to, dst_port, cc, start, stop, sack, lrd, tso, app, time, length)");
+                    "unknown key 'size' (accepted keys: type, from, to, dst_port, cc, start, stop, sack, lrd, tso, app, time, length, parallel)");
   expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, rate: 1Gbps }"), 9, 35, "traffic.f.rate",
                     "unknown key 'rate'");
   expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, sak: true }"), 9, 35, "traffic.f.sak",
                     "did you mean 'sack'?");
+}
+TEST(ScenarioTcp, Iperf3ParallelStreams) {
+  ScenarioSpec s = parse_scenario_text(with_flow("  f: { type: tcp, from: a, to: b, app: iperf3 }"), "inline.yaml");
+  EXPECT_EQ(s.tcp_flows[0].parallel, 1);
+  s = parse_scenario_text(with_flow("  f: { type: tcp, parallel: 8, from: a, to: b, app: iperf3 }"), "inline.yaml");
+  EXPECT_EQ(s.tcp_flows[0].parallel, 8);  // the key may come before app
+  s = parse_scenario_text(with_flow("  f: { type: tcp, from: a, to: b, app: iperf3 }"), "inline.yaml",
+                          {parse_override("traffic.f.parallel=128")});
+  EXPECT_EQ(s.tcp_flows[0].parallel, 128);
+}
+TEST(ScenarioTcp, Iperf3ParallelErrors) {
+  // "  f: { type: tcp, from: a, to: b, app: iperf3, parallel: " is 57 characters: the value is at column 58.
+  expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, app: iperf3, parallel: 0 }"), 9, 58,
+                    "traffic.f.parallel", "out of range: must be between 1 and 128, got 0");
+  expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, app: iperf3, parallel: 129 }"), 9, 58,
+                    "traffic.f.parallel", "got 129");
+  expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, app: iperf3, parallel: two }"), 9, 58,
+                    "traffic.f.parallel", "expected an integer, got 'two'");
+  // -P belongs to iperf3: a bulk flow is one connection.
+  expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, parallel: 2 }"), 9, 45, "traffic.f.parallel",
+                    "parallel (iperf3 -P) applies only to flows with app: iperf3; this flow has app: bulk");
+  expect_text_error(with_flow("  f: { type: udp, from: a, to: b, parallel: 2 }"), 9, 35, "traffic.f.parallel",
+                    "unknown key 'parallel'");
+  const ScenarioError e = text_error(with_flow("  f: { type: tcp, from: a, to: b }"), {parse_override("traffic.f.parallel=4")});
+  EXPECT_EQ(e.loc.file, "--set");
+  EXPECT_EQ(e.field, "traffic.f.parallel");
+  EXPECT_EQ(e.override_text, "traffic.f.parallel=4");
 }
 TEST(ScenarioTcp, TcpFlowSharedChecks) {
   expect_text_error(with_flow("  f: { type: tcp, from: a, to: a }"), 9, 32, "traffic.f.to",

@@ -495,6 +495,7 @@ void Validator::parse_tcp_flow(const std::string& name, const Field& f) {
   fl.loc = r_.loc(f.key);
   fl.order = flow_order_++;
   SharedFlowFields at;
+  std::optional<Field> parallel_at;
   const auto seen = r_.visit_fields(f, kTcpFlowKeys, [&](const std::string& key, const Field& v) {
     if (read_shared_flow_key(key, v, fl, at)) return;
     if (key == "cc") {
@@ -512,8 +513,15 @@ void Validator::parse_tcp_flow(const std::string& name, const Field& f) {
       if (fl.time <= 0) r_.fail(v, "time must be greater than zero");
     } else if (key == "length") {
       fl.length = static_cast<std::uint64_t>(r_.size(v, 1, std::int64_t{1} << 30));
+    } else if (key == "parallel") {
+      fl.parallel = static_cast<int>(r_.integer(v, 1, 128));
+      parallel_at.emplace(v);
     }
   });
+  // -P is an iperf3 option: a bulk flow is one connection.
+  if (parallel_at && fl.app != "iperf3") {
+    r_.fail(*parallel_at, "parallel (iperf3 -P) applies only to flows with app: iperf3; this flow has app: " + fl.app);
+  }
   check_flow_ends(f, seen, fl, at);
   spec_.tcp_flows.push_back(std::move(fl));
 }
