@@ -568,6 +568,30 @@ TEST(ScenarioSweep, CommandLineWinsOverAxis) {
   }
 }
 
+TEST(ScenarioSweep, SeedsRepeatEveryCellWithConsecutiveSeeds) {
+  const ScenarioSpec s = parse_scenario_text(kBase + "seed: 7\nseeds: 3\nsweep:\n  hosts.a.hz: [100, 1000]\n", "inline.yaml");
+  EXPECT_EQ(s.seeds, 3);
+  const auto cells = expand_sweep(s);
+  ASSERT_EQ(cells.size(), 6u);
+  const std::vector<std::pair<std::string, std::string>> expected{{"100", "7"},  {"100", "8"},  {"100", "9"},
+                                                                  {"1000", "7"}, {"1000", "8"}, {"1000", "9"}};
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    ASSERT_EQ(cells[i].size(), 2u);
+    EXPECT_EQ(cells[i][0].value, expected[i].first);
+    EXPECT_EQ(cells[i][1].key, "seed");
+    EXPECT_EQ(cells[i][1].value, expected[i].second);
+  }
+  // Without a sweep: one cell per seed.
+  EXPECT_EQ(expand_sweep(parse_scenario_text(kBase + "seeds: 4\n", "inline.yaml")).size(), 4u);
+  // A seed on the command line pins it: no repetition.
+  const ScenarioSpec pinned = parse_scenario_text(kBase + "seeds: 3\n", "inline.yaml", {parse_override("seed=5")});
+  EXPECT_EQ(expand_sweep(pinned).size(), 1u);
+}
+
+TEST(ScenarioSweep, SeedsMustBePositive) {
+  expect_text_error(kBase + "seeds: 0\n", 10, 8, "seeds", "between 1 and 100000");
+}
+
 TEST(ScenarioSweep, AxisMayAddADefaultedField) {
   const ScenarioSpec s =
       parse_scenario_text(kBase + "sweep:\n  hosts.a.hz: [100, 1000]\n  links.a-b.mtu: [1500, 9000]\n", "inline.yaml");

@@ -10,11 +10,12 @@ namespace netsim::scenario_internal {
 
 using KeyList = std::span<const std::string_view>;
 
-inline constexpr std::array<std::string_view, 13> kTopKeys{"name",    "description", "seed",    "duration", "interval",
-                                                           "hosts",   "switches",    "hubs",    "links",    "filters",
-                                                           "traffic", "sweep",       "measured"};
+inline constexpr std::array<std::string_view, 14> kTopKeys{"name",    "description", "seed",  "seeds",    "duration",
+                                                           "interval", "hosts",      "switches", "hubs", "links",
+                                                           "filters",  "traffic",    "sweep",    "measured"};
 // Top-level fields that hold a single scalar, and so can be overridden or swept.
-inline constexpr std::array<std::string_view, 5> kTopScalarKeys{"name", "description", "seed", "duration", "interval"};
+inline constexpr std::array<std::string_view, 6> kTopScalarKeys{"name",     "description", "seed",
+                                                                "seeds",    "duration",    "interval"};
 
 inline constexpr std::array<std::string_view, 3> kHostKeys{"address", "nic", "hz"};
 inline constexpr std::array<std::string_view, 9> kNicKeys{

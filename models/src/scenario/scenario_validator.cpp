@@ -30,6 +30,7 @@ constexpr std::int64_t kMaxMtu = 65535;
 constexpr std::int64_t kMaxUdpPayload = 65507;  // 65535 - 20 (IPv4) - 8 (UDP)
 constexpr std::int64_t kMaxFraming = 65535;
 constexpr std::int64_t kMaxNicBudget = 65536;
+constexpr std::int64_t kMaxSeeds = 100000;
 
 constexpr std::array<std::string_view, 5> kRequiredTop{"name", "duration", "hosts", "links", "traffic"};
 constexpr std::array<std::string_view, 1> kRequiredHost{"address"};
@@ -123,6 +124,8 @@ void Validator::parse_top(const std::string& key, const Field& f) {
     if (!f.value.IsNull()) spec_.description = r_.string(f);
   } else if (key == "seed") {
     spec_.seed = r_.unsigned_integer(f);
+  } else if (key == "seeds") {
+    spec_.seeds = static_cast<int>(r_.integer(f, 1, kMaxSeeds));
   } else if (key == "duration") {
     spec_.duration = r_.duration(f);
     if (spec_.duration == 0) r_.fail(f, "must be greater than 0");

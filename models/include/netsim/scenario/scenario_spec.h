@@ -156,6 +156,10 @@ struct ScenarioSpec {
   std::string name;
   std::string description;
   std::uint64_t seed = 1;
+  // Runs per sweep cell: seeds seed, seed+1, ..., seed+seeds-1 (an implicit
+  // last, fastest-varying sweep axis; ignored when `seed` is itself swept or
+  // set on the command line).
+  int seeds = 1;
   SimTime duration = 0;
   SimTime interval = 0;  // interval-report period; 0 = no interval samples
   std::vector<HostSpec> hosts;
