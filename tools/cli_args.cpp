@@ -10,8 +10,8 @@ namespace {
 const char* const kMainUsage = R"(netsim - packet-level discrete-event network simulator
 
 Usage:
-  netsim run FILE [--set KEY=VALUE]... [--seed S] [--format text|json|csv|pb|iperf3|iperf3-json] [--out PATH]
-                  [--trace-tcp PATH] [-j N]
+  netsim run FILE [--set KEY=VALUE]... [--seed S] [--format text|json|csv|pb|iperf3|iperf3-json|iperf2]
+                  [--app-side client|server] [--out PATH] [--trace-tcp PATH] [-j N]
   netsim validate FILE [--set KEY=VALUE]...
   netsim topo FILE --dot [--set KEY=VALUE]...
   netsim --version
@@ -43,8 +43,10 @@ Options:
   --format F        text (default), json (Protobuf JSON mapping), csv (one row per run and flow),
                     pb (binary netsim.results.RunSet), iperf3 (what iperf3 3.17.1 prints for each
                     `app: iperf3` flow), iperf3-json (its -J JSON: one object, or an array of
-                    objects when there are several runs or flows)
-  --iperf3-side S   client (default: iperf3 -c's report) or server (iperf3 -s's)
+                    objects when there are several runs or flows), iperf2 (what iperf 2.1.8 -e prints
+                    for each `app: iperf2` flow)
+  --app-side S      client (default: the -c side's report) or server (the -s side's), for the
+                    iperf3, iperf3-json and iperf2 formats; --iperf3-side S is the same
   --out PATH        write results to PATH (atomically) instead of stdout
   --trace-tcp PATH  write every TCP sender's state after each ACK and RTO as CSV (cwnd,
                     ssthresh, pipe, srtt, rto, recovery, ...); with several runs, one file
@@ -114,17 +116,20 @@ Options parse_args(const std::vector<std::string>& args) {
       o.overrides.push_back({"seed", v});
     } else if (a == "--format" && o.command == "run") {
       const std::string& v = value_of(i);
+      o.iperf2 = v == "iperf2";
       if (v == "iperf3" || v == "iperf3-json") {
         o.iperf3 = v == "iperf3" ? Iperf3Format::text : Iperf3Format::json;
+      } else if (v == "iperf2") {
+        o.iperf3 = Iperf3Format::none;
       } else {
         auto f = parse_output_format(v);
-        if (!f) throw UsageError("--format must be text, json, csv, pb, iperf3 or iperf3-json, got '" + v + "'");
+        if (!f) throw UsageError("--format must be text, json, csv, pb, iperf3, iperf3-json or iperf2, got '" + v + "'");
         o.format = *f;
         o.iperf3 = Iperf3Format::none;
       }
-    } else if (a == "--iperf3-side" && o.command == "run") {
+    } else if ((a == "--iperf3-side" || a == "--app-side") && o.command == "run") {
       const std::string& v = value_of(i);
-      if (v != "client" && v != "server") throw UsageError("--iperf3-side must be client or server, got '" + v + "'");
+      if (v != "client" && v != "server") throw UsageError(a + " must be client or server, got '" + v + "'");
       o.iperf3_server = v == "server";
     } else if (a == "--out" && o.command == "run") {
       o.out_path = value_of(i);

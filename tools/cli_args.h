@@ -37,7 +37,8 @@ struct Options {
   std::optional<std::string> out_path;
   std::optional<std::string> trace_tcp_path;
   Iperf3Format iperf3 = Iperf3Format::none;
-  bool iperf3_server = false;  // --iperf3-side server  // --trace-tcp: per-ACK sender state, CSV
+  bool iperf2 = false;         // --format iperf2: what iperf 2.1.8 prints (per iperf2 flow)
+  bool iperf3_server = false;  // --app-side server (or --iperf3-side server): the server's report (iperf3 and iperf2)  // --iperf3-side server  // --trace-tcp: per-ACK sender state, CSV
   bool dot = false;
   bool help = false;
   unsigned jobs = 0;  // 0: all cores

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "cli_args.h"
+#include "netsim/app/iperf2_from_result.h"
 #include "netsim/app/iperf3_from_result.h"
 #include "netsim/scenario/scenario_builder.h"
 #include "netsim/scenario/measured_comparison.h"
@@ -75,7 +76,34 @@ void write_iperf3(std::ostream& out, const Options& o, const results::RunSet& se
   if (o.iperf3 == Iperf3Format::json && many) out << "\n]\n";
 }
 
+// iperf 2.1.8's -e report of every iperf2 flow of every run, under a "== run"
+// header when there are several.
+void write_iperf2(std::ostream& out, const Options& o, const results::RunSet& set) {
+  const app::Iperf2Side side = o.iperf3_server ? app::Iperf2Side::server : app::Iperf2Side::client;
+  std::size_t count = 0;
+  for (const auto& r : set.runs()) count += static_cast<std::size_t>(r.iperf2_size());
+  if (count == 0) throw std::runtime_error("--format iperf2: the scenario has no flow with app: iperf2");
+  std::size_t n = 0;
+  for (int i = 0; i < set.runs_size(); ++i) {
+    const results::RunResult& r = set.runs(i);
+    for (const results::Iperf2Result& x : r.iperf2()) {
+      if (count > 1) {
+        out << (n > 0 ? "\n" : "") << "== run " << (i + 1) << "/" << set.runs_size() << ": " << r.scenario_name()
+            << " flow " << x.flow();
+        for (const auto& ov : r.overrides()) out << "  " << ov.key() << "=" << ov.value();
+        out << "\n";
+      }
+      app::write_iperf2_text(out, app::iperf2_test_from_result(x), side);
+      ++n;
+    }
+  }
+}
+
 void write_all(std::ostream& out, const Options& o, const results::RunSet& set, const std::optional<MeasuredSpec>& m) {
+  if (o.iperf2) {
+    write_iperf2(out, o, set);
+    return;
+  }
   if (o.iperf3 != Iperf3Format::none) {
     write_iperf3(out, o, set);
     return;
@@ -136,6 +164,13 @@ int command_run(const Options& o) {
     const auto& flows = cells.front().tcp_flows;
     if (std::none_of(flows.begin(), flows.end(), [](const TcpFlowSpec& f) { return f.app == "iperf3"; })) {
       std::cerr << "netsim: --format iperf3: " << o.scenario_file << " has no flow with app: iperf3\n";
+      return kUsage;
+    }
+  }
+  if (o.iperf2) {
+    const auto& flows = cells.front().tcp_flows;
+    if (std::none_of(flows.begin(), flows.end(), [](const TcpFlowSpec& f) { return f.app == "iperf2"; })) {
+      std::cerr << "netsim: --format iperf2: " << o.scenario_file << " has no flow with app: iperf2\n";
       return kUsage;
     }
   }

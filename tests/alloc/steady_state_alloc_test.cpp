@@ -304,6 +304,43 @@ TEST(SteadyStateAllocations, Iperf3TcpPathAllocatesNothing) {
   EXPECT_GT(b.filters[0].filter->dropped() - dropped0, 10u);
 }
 
+// The TCP path with the iperf2 application model: two FreeBSD connections
+// (-P 2) to a GRO NIC, an nth rule and the Linux receiver, with the server's
+// per-read accounting and both sides' interval samples, once the test runs.
+TEST(SteadyStateAllocations, Iperf2TcpPathAllocatesNothing) {
+  const ScenarioSpec spec = parse_scenario_text(
+      "name: alloc\n"
+      "duration: 4s\n"
+      "interval: 100ms\n"
+      "hosts:\n"
+      "  c: { address: 10.0.0.1, hz: 1000 }\n"
+      "  s: { address: 10.0.0.2, hz: 250, nic: { irq_delay: 20us } }\n"
+      "switches:\n"
+      "  r: { buffer: 256KB }\n"
+      "links:\n"
+      "  c-r: { ends: [c, r], rate: 1Gbps, delay: 100us }\n"
+      "  r-s: { ends: [r, s], rate: 1Gbps, delay: 100us }\n"
+      "filters:\n"
+      "  drop: { host: s, type: nth, every: 100, packet: 0, match: { protocol: tcp, dst_port: 5001 } }\n"
+      "traffic:\n"
+      "  t: { type: tcp, app: iperf2, from: c, to: s, time: 3s, length: 1MiB, cc: cubic, parallel: 2 }\n",
+      "inline.yaml");
+  BuiltScenario b = build_scenario(spec);
+  b.sim->run_until(2_s);  // warm-up: the test has run for about a second
+  const std::uint64_t delivered0 = b.tcp_flows[0].driver->counters().bytes_delivered;
+  const std::uint64_t dropped0 = b.filters[0].filter->dropped();
+  const std::size_t samples0 = b.tcp_flows[0].iperf2_client->samples(0).size();
+
+  AllocationWindow window;
+  b.sim->run_until(3_s);
+  const std::uint64_t allocations = window.stop();
+
+  EXPECT_EQ(allocations, 0u) << AllocationWindow::first_sizes();
+  EXPECT_GT(b.tcp_flows[0].driver->counters().bytes_delivered - delivered0, 10'000'000u);
+  EXPECT_GT(b.filters[0].filter->dropped() - dropped0, 10u);
+  EXPECT_GE(b.tcp_flows[0].iperf2_client->samples(0).size() - samples0, 9u);
+}
+
 struct CountingHandler final : EventHandler {
   std::uint64_t fired = 0;
   void handle_event(std::uint64_t) override { ++fired; }

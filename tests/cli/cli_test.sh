@@ -37,7 +37,7 @@ expect run-help 0 '--format' '' -- "$netsim" run --help
 expect no-command 2 '' 'missing command' -- "$netsim"
 expect unknown-command 2 '' "unknown command 'frobnicate'" -- "$netsim" frobnicate
 expect run-without-file 2 '' 'needs a scenario FILE' -- "$netsim" run
-expect bad-format 2 '' "--format must be text, json, csv, pb, iperf3 or iperf3-json, got 'xml'" -- "$netsim" run "$udp" --format xml
+expect bad-format 2 '' "--format must be text, json, csv, pb, iperf3, iperf3-json or iperf2, got 'xml'" -- "$netsim" run "$udp" --format xml
 expect bad-seed 2 '' '--seed needs an unsigned integer' -- "$netsim" run "$udp" --seed -3
 expect bad-jobs 2 '' 'needs a positive integer' -- "$netsim" run "$udp" -j 0
 expect unknown-option 2 '' "unknown option '--frob'" -- "$netsim" run "$udp" --frob
@@ -91,6 +91,19 @@ expect iperf3-json 0 '"sum_sent"' '' -- "$netsim" run "$t1" --set duration=3s --
   --set traffic.iperf3.cc=newreno --set filters.drop.every=100 --format iperf3-json
 expect iperf3-none 2 '' 'no flow with app: iperf3' -- "$netsim" run "$udp" --format iperf3
 expect iperf3-bad-side 2 '' '--iperf3-side must be client or server' -- "$netsim" run "$t1" --iperf3-side both
+
+# iperf 2.1.8's own -e output for iperf2 flows (two senders here), both sides.
+iperf2=$src/tests/data/cli/iperf2.yaml
+expect iperf2-interval 0 '^\[  1\] 1\.0000-2\.0000 sec +[0-9.]+ MBytes +[0-9.]+ Mbits/sec +[0-9]+/0 +[0-9]+ +[0-9]+K/[0-9]+\([0-9]+\) us' '' -- \
+  "$netsim" run "$iperf2" --format iperf2
+expect iperf2-summary 0 '^\[  1\] 0\.0000-2\.0[0-9]{3} sec +[0-9.]+ MBytes +[0-9.]+ Mbits/sec +[0-9]+/0' '' -- \
+  "$netsim" run "$iperf2" --format iperf2
+expect iperf2-flows 0 '^== run 1/1: iperf2-cli flow s2' '' -- "$netsim" run "$iperf2" --format iperf2
+expect iperf2-server 0 'connected with 10\.0\.0\.1 port [0-9]+ \(sock=4\) \(peer 2\.1\.8\)' '' -- "$netsim" run "$iperf2" --format iperf2 --app-side server
+expect iperf2-server-reads 0 '^\[  1\] 0\.0000-2\.0[0-9]{3} sec .* [0-9]+=[0-9]+:[0-9]+:[0-9]+:[0-9]+:[0-9]+:[0-9]+:[0-9]+:[0-9]+$' '' -- \
+  "$netsim" run "$iperf2" --format iperf2 --app-side server
+expect iperf2-none 2 '' 'no flow with app: iperf2' -- "$netsim" run "$udp" --format iperf2
+expect app-side-bad 2 '' '--app-side must be client or server' -- "$netsim" run "$iperf2" --app-side both
 
 # --trace-tcp: one file for a single run, one per run (PATH.<n>.csv) for a sweep.
 tcpbulk=$src/scenarios/tcp-bulk-nth.yaml

@@ -222,7 +222,7 @@ TEST(CcCubicMath, RenoCwndIs32BitInside) {
 
 // Section 7 of the notes: stock vs D46046 TCP-friendly estimates.
 TEST(CcCubicMath, TfCwndD46046IsNewRenoCongestionAvoidance) {
-  CcConnState tp;
+  Tcpcb tp;
   tp.snd_cwnd = 60000;
   tp.snd_ssthresh = 30000;
   tp.t_ccv.flags = CCF_ABC_SENTAWND;
@@ -242,7 +242,7 @@ TEST(CcCubicMath, TfCwndD46046IsNewRenoCongestionAvoidance) {
 
 // cubic_ssthresh_update, stock and D46046, mss = tcp_fixed_maxseg = 1448.
 TEST(CcCubicMath, SsthreshUpdateStock) {
-  CcConnState tp;
+  Tcpcb tp;
   CubicData d;
   // First congestion event, no fast convergence (cwnd 100000 >= W_max 14480):
   // W_max = 100000; ssthresh = 100000 >> 1 = 50000; W_max = 100000 * 179 >> 8 = 17900000 >> 8 = 69921.
@@ -275,7 +275,7 @@ TEST(CcCubicMath, SsthreshUpdateStock) {
 }
 
 TEST(CcCubicMath, SsthreshUpdateD46046) {
-  CcConnState tp;
+  Tcpcb tp;
   CubicData d;
   // Not in the TCP-friendly region: identical to stock (first event: 50000 / 69921).
   tp.snd_cwnd = 100000;

@@ -27,7 +27,7 @@ struct Conn {
     tp.snd_scale = 7;
     tp.snd_una = 1000;
     tp.snd_max = tp.snd_nxt = 1000 + 100'000'000;
-    tp.compute_pipe = [this] { return pipe; };
+    tp.tfb_compute_pipe = [this](const Tcpcb&) { return pipe; };
     cc_attach(tp, *algo);
     cc_conn_init(tp);
   }
@@ -52,7 +52,7 @@ struct Conn {
     EXIT_RECOVERY(tp.t_flags);
   }
 
-  CcConnState tp;
+  Tcpcb tp;
   std::unique_ptr<CcAlgo> algo;
   int pipe = 60000;
 };

@@ -52,12 +52,12 @@ class CcFramework : public ::testing::Test {
     tp.snd_max = tp.snd_nxt = 500'000;
     cc_attach(tp, rec);
   }
-  CcConnState tp;
+  Tcpcb tp;
   Recorder rec;
 };
 
 TEST(CcFrameworkInitialWindow, ComputeInitwnd) {
-  CcConnState tp;
+  Tcpcb tp;
   // initcwnd_segments 10: min(10 * mss, max(2 * mss, 10 * 1460)).
   EXPECT_EQ(tcp_compute_initwnd(tp, 1448), 14480u);  // min(14480, 14600)
   EXPECT_EQ(tcp_compute_initwnd(tp, 1460), 14600u);  // min(14600, 14600)
@@ -118,10 +118,10 @@ TEST_F(CcFramework, CwndLimitedComparesOnlyWithThePeersWindow) {
   // newcwv = 1 also needs cwnd < 2 * pipe: pipe 25001 -> 50000 < 50002 yes; 25000 -> no.
   tp.sysctl.tcp_do_newcwv = 1;
   tp.snd_wnd = 50000;
-  tp.compute_pipe = [] { return 25001; };
+  tp.tfb_compute_pipe = [](const Tcpcb&) { return 25001; };
   cc_ack_received(tp, tp.snd_una + 1448, 1, CC_ACK);
   EXPECT_NE(rec.seen.flags & CCF_CWND_LIMITED, 0u);
-  tp.compute_pipe = [] { return 25000; };
+  tp.tfb_compute_pipe = [](const Tcpcb&) { return 25000; };
   cc_ack_received(tp, tp.snd_una + 1448, 1, CC_ACK);
   EXPECT_EQ(rec.seen.flags & CCF_CWND_LIMITED, 0u);
 }
@@ -147,7 +147,7 @@ TEST_F(CcFramework, AbcCountingOnlyForCcAckAndOnlyInCongestionAvoidance) {
 }
 
 TEST(CcFrameworkWithNewReno, NotCwndLimitedMeansNoGrowthButBytesAreStillCounted) {
-  CcConnState tp;
+  Tcpcb tp;
   NewReno algo;
   tp.snd_una = 0;
   tp.snd_max = tp.snd_nxt = 1'000'000;
@@ -275,7 +275,7 @@ TEST_F(CcFramework, AfterIdleCallsTheModule) {
 }
 
 TEST(CcFrameworkErrors, WrappersNeedAnAttachedModule) {
-  CcConnState tp;
+  Tcpcb tp;
   EXPECT_THROW(cc_ack_received(tp, 1, 1, CC_ACK), std::logic_error);
   EXPECT_THROW(cc_cong_signal(tp, std::nullopt, CC_RTO), std::logic_error);
   EXPECT_THROW(cc_post_recovery(tp, 1), std::logic_error);
@@ -284,7 +284,7 @@ TEST(CcFrameworkErrors, WrappersNeedAnAttachedModule) {
 }
 
 TEST(CcFrameworkSrtt, TcpGetSrttInMicroseconds) {
-  CcConnState tp;
+  Tcpcb tp;
   // (t_srtt * 10^6 / hz) >> 5, at least 1 before the shift.
   tp.hz = 100;
   tp.t_srtt = 7;  // the hz = 100 floor of notes 3.2: 70000 >> 5 = 2187

@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <stdexcept>
 
 #include "netsim/cc/cc_framework.h"
 #include "netsim/cc/newreno.h"
@@ -19,7 +18,7 @@ class CcNewReno : public ::testing::Test {
     tp.snd_scale = 7;  // cap 65535 << 7 = 8388480
     tp.snd_una = 1000;
     tp.snd_max = tp.snd_nxt = 1000 + 100'000'000;  // plenty of data in flight / to send
-    tp.compute_pipe = [this] { return pipe; };
+    tp.tfb_compute_pipe = [this](const Tcpcb&) { return pipe; };
     cc_attach(tp, algo);
     cc_conn_init(tp);
   }
@@ -30,7 +29,7 @@ class CcNewReno : public ::testing::Test {
     tp.snd_una = th_ack;
   }
 
-  CcConnState tp;
+  Tcpcb tp;
   NewReno algo;
   int pipe = 0;
 };
@@ -260,10 +259,17 @@ TEST_F(CcNewReno, RtoSsthreshFromMinOfWindowAndPipe) {
   tp.sackhint.sack_bytes_rexmit = 2896;
   cc_cong_signal(tp, std::nullopt, CC_RTO);
   EXPECT_EQ(tp.snd_ssthresh, 20272u);
-  // With sack.revised = 1 the stack must supply tcp_compute_pipe.
+  // sack.revised = 1 without a stack override (tfb_compute_pipe):
+  // tcp_compute_pipe() is the RFC 6675 pipe of this tcpcb's own scoreboard,
+  // snd_max - snd_una + sack_bytes_rexmit - sacked_bytes - lost_bytes = 60000;
+  // 3000000 / 144800 = 20.7 -> 20 -> 28960.
   tp.sysctl.tcp_do_newsack = 1;
-  tp.compute_pipe = nullptr;
-  EXPECT_THROW(cc_cong_signal(tp, std::nullopt, CC_RTO), std::logic_error);
+  tp.tfb_compute_pipe = nullptr;
+  tp.sackhint.lost_bytes = 2896;
+  tp.sackhint.sacked_bytes = static_cast<std::int32_t>(tp.snd_max - tp.snd_una) - 60000;
+  EXPECT_EQ(tcp_compute_pipe(tp), 60000);
+  cc_cong_signal(tp, std::nullopt, CC_RTO);
+  EXPECT_EQ(tp.snd_ssthresh, 28960u);
 }
 
 TEST_F(CcNewReno, PostRecoveryWithPipeBelowAndAboveSsthresh) {
@@ -326,7 +332,7 @@ TEST_F(CcNewReno, AfterIdle) {
 }
 
 TEST(CcNewRenoHelpers, IncrementsByHand) {
-  CcConnState tp;
+  Tcpcb tp;
   tp.snd_nxt = tp.snd_max = 5000;
   tp.snd_cwnd = 20000;
   tp.snd_ssthresh = 10000;
@@ -353,9 +359,9 @@ TEST(CcNewRenoHelpers, IncrementsByHand) {
 TEST(CcNewRenoHelpers, GenericCongSignalRtoRule) {
   // cc.c's newreno_cc_cong_signal: RTO ssthresh = max(2, min(snd_wnd, pipe) / 2 / mss) * mss:
   // 50000 / 2 = 25000 / 1448 = 17 -> 24616; NDUPACK like the module: 100000 -> 49232.
-  CcConnState tp;
+  Tcpcb tp;
   tp.snd_wnd = 4'000'000;
-  tp.compute_pipe = [] { return 50000; };
+  tp.tfb_compute_pipe = [](const Tcpcb&) { return 50000; };
   tp.t_rxtshift = 1;
   tp.snd_cwnd = 100000;
   newreno_cc_cong_signal(tp.t_ccv, CC_RTO);
@@ -368,9 +374,9 @@ TEST(CcNewRenoHelpers, GenericCongSignalRtoRule) {
 
 TEST(CcNewRenoHelpers, ModuleAndHelpersAgreeWithoutHyStart) {
   // The cc_newreno.c module and cc.c's newreno_cc_ack_received give the same windows.
-  CcConnState a, b;
+  Tcpcb a, b;
   NewReno algo;
-  for (CcConnState* tp : {&a, &b}) {
+  for (Tcpcb* tp : {&a, &b}) {
     tp->snd_wnd = 3'000'000;
     tp->snd_scale = 5;  // cap 65535 << 5 = 2097120 < snd_wnd: always cwnd limited
     tp->snd_una = 0;
@@ -413,13 +419,13 @@ TEST(CcNewRenoHelpers, ModuleAndHelpersAgreeWithoutHyStart) {
 TEST(CcNewRenoHyStart, InertWithoutTheAllowedFlagPresentWithIt) {
   // Round 1: 8 samples of 10 ms; round 2: 8 samples of 20 ms. rtt_thresh = clamp(10000 >> 3,
   // 4000, 16000) = 4000 and 20000 >= 10000 + 4000, so HyStart++ would enter CSS.
-  auto feed = [](CcConnState& tp, NewReno& algo) {
+  auto feed = [](Tcpcb& tp, NewReno& algo) {
     for (int i = 0; i < 8; ++i) algo.rttsample(tp.t_ccv, 10000, 1, 14480);
     algo.newround(tp.t_ccv, 2);
     for (int i = 0; i < 8; ++i) algo.rttsample(tp.t_ccv, 20000, 1, 28960);
   };
   for (bool allowed : {false, true}) {
-    CcConnState tp;
+    Tcpcb tp;
     NewReno algo;
     tp.snd_wnd = 4'000'000;
     tp.snd_una = 0;

@@ -239,7 +239,7 @@ TEST(FreeBsdTcpSender, SrttIsTickGranular) {
   n1000.sim.run_until(500_ms);
   // 0.2-0.5 ms path: at hz=100 every sample is 1 tick and srtt sinks to its
   // 7/32 tick floor, 2.1875 ms; at hz=1000 samples are 1 or 2 ticks.
-  EXPECT_EQ(n100.tx->rtt().t_srtt, 7);
+  EXPECT_EQ(n100.tx->tcpcb().t_srtt, 7);
   EXPECT_EQ(n100.tx->srtt_usecs(), 2187u);
   EXPECT_LT(n1000.tx->srtt_usecs(), 2000u);
 }

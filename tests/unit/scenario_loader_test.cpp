@@ -169,11 +169,12 @@ TEST(ScenarioLoader, FullScenarioValues) {
 
   ASSERT_EQ(s.sweep.size(), 2u);
   EXPECT_EQ(s.sweep[0].key, "links.a-sw.delay");
-  EXPECT_EQ(s.sweep[0].values, (std::vector<std::string>{"10us", "100us"}));
+  EXPECT_EQ(s.sweep[0].paths, (std::vector<std::string>{"links.a-sw.delay"}));
+  EXPECT_EQ(s.sweep[0].values, (std::vector<std::vector<std::string>>{{"10us"}, {"100us"}}));
   EXPECT_EQ(s.sweep[0].loc.line, 32);
   EXPECT_EQ(s.sweep[0].loc.column, 3);
   EXPECT_EQ(s.sweep[1].key, "seed");
-  EXPECT_EQ(s.sweep[1].values, (std::vector<std::string>{"1", "2", "3"}));
+  EXPECT_EQ(s.sweep[1].values, (std::vector<std::vector<std::string>>{{"1"}, {"2"}, {"3"}}));
 
   ASSERT_TRUE(s.measured.IsMap());
   EXPECT_EQ(s.measured["udp1"]["goodput"].as<std::string>(), "495.5Mbps");
@@ -588,6 +589,43 @@ TEST(ScenarioSweep, SeedsRepeatEveryCellWithConsecutiveSeeds) {
   EXPECT_EQ(expand_sweep(pinned).size(), 1u);
 }
 
+TEST(ScenarioSweep, LinkedAxisSetsSeveralFieldsTogether) {
+  // Both hosts' hz from one scalar per value; two flows' ports as pairs.
+  const std::string yaml = kBase +
+                           "sweep:\n"
+                           "  hosts.a.hz + hosts.b.hz: [100, 1000]\n"
+                           "  links.a-b.mtu + links.a-b.delay: [[1500, 10us], [9000, 20us]]\n";
+  const ScenarioSpec s = parse_scenario_text(yaml, "inline.yaml");
+  ASSERT_EQ(s.sweep.size(), 2u);
+  EXPECT_EQ(s.sweep[0].paths, (std::vector<std::string>{"hosts.a.hz", "hosts.b.hz"}));
+  const auto cells = expand_sweep(s);
+  ASSERT_EQ(cells.size(), 4u);  // 2 x 2, not 2^4
+  ASSERT_EQ(cells[3].size(), 4u);
+  EXPECT_EQ(cells[3][0].key, "hosts.a.hz");
+  EXPECT_EQ(cells[3][0].value, "1000");
+  EXPECT_EQ(cells[3][1].key, "hosts.b.hz");
+  EXPECT_EQ(cells[3][1].value, "1000");
+  EXPECT_EQ(cells[3][2].value, "9000");
+  EXPECT_EQ(cells[3][3].value, "20us");
+  const ScenarioSpec run = parse_scenario_text(yaml, "inline.yaml", cells[1]);
+  EXPECT_EQ(run.hosts[0].hz, 100);
+  EXPECT_EQ(run.hosts[1].hz, 100);
+  EXPECT_EQ(run.links[0].mtu, 9000);
+  // A command-line value of one of the fields pins the whole linked axis.
+  const auto pinned = expand_sweep(parse_scenario_text(yaml, "inline.yaml", {parse_override("hosts.b.hz=250")}));
+  EXPECT_EQ(pinned.size(), 2u);
+}
+
+TEST(ScenarioSweep, LinkedAxisErrors) {
+  expect_text_error(kBase + "sweep:\n  hosts.a.hz + hosts.a.hz: [100]\n", 11, 3, "sweep.hosts.a.hz + hosts.a.hz",
+                    "appears twice");
+  expect_text_error(kBase + "sweep:\n  hosts.a.hz + : [100]\n", 11, 3, "sweep.hosts.a.hz +", "empty path");
+  expect_text_error(kBase + "sweep:\n  hosts.a.hz + hosts.b.hz: [[100, 250, 1000]]\n", 11, 29,
+                    "sweep.hosts.a.hz + hosts.b.hz", "expected 2 values");
+  expect_text_error(kBase + "sweep:\n  hosts.a.hz + hosts.b.color: [100]\n", 11, 3,
+                    "sweep.hosts.a.hz + hosts.b.color", "unknown host field 'color'");
+}
+
 TEST(ScenarioSweep, SeedsMustBePositive) {
   expect_text_error(kBase + "seeds: 0\n", 10, 8, "seeds", "between 1 and 100000");
 }
@@ -662,7 +700,7 @@ TEST(ScenarioTcp, UdpFlowRejectsCc) {
 }
 TEST(ScenarioTcp, TcpFlowRejectsSizeAndRate) {
   expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, size: 1000B }"), 9, 35, "traffic.f.size",
-                    "unknown key 'size' (accepted keys: type, from, to, dst_port, cc, start, stop, sack, lrd, tso, app, time, length, parallel)");
+                    "unknown key 'size' (accepted keys: type, from, to, dst_port, cc, start, stop, sack, lrd, tso, app, time, length, parallel, start_jitter)");
   expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, rate: 1Gbps }"), 9, 35, "traffic.f.rate",
                     "unknown key 'rate'");
   expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, sak: true }"), 9, 35, "traffic.f.sak",
@@ -687,7 +725,7 @@ TEST(ScenarioTcp, Iperf3ParallelErrors) {
                     "traffic.f.parallel", "expected an integer, got 'two'");
   // -P belongs to iperf3: a bulk flow is one connection.
   expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, parallel: 2 }"), 9, 45, "traffic.f.parallel",
-                    "parallel (iperf3 -P) applies only to flows with app: iperf3; this flow has app: bulk");
+                    "parallel (-P) applies only to flows with app: iperf3 or iperf2; this flow has app: bulk");
   expect_text_error(with_flow("  f: { type: udp, from: a, to: b, parallel: 2 }"), 9, 35, "traffic.f.parallel",
                     "unknown key 'parallel'");
   const ScenarioError e = text_error(with_flow("  f: { type: tcp, from: a, to: b }"), {parse_override("traffic.f.parallel=4")});

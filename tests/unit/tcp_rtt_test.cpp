@@ -1,4 +1,6 @@
-// Tick rounding of RTT samples and timers, hz=100 vs hz=1000.
+// Tick rounding of RTT samples and timers, hz=100 vs hz=1000. tcp_xmit_timer
+// works on the connection's tcpcb (t_srtt, t_rttvar, t_rxtcur, t_rxtshift,
+// t_rttupdated).
 #include <gtest/gtest.h>
 
 #include "netsim/tcp/tcp_rtt.h"
@@ -34,7 +36,7 @@ TEST(TcpRtt, TimestampSampleIsTickGranularPlusOne) {
 TEST(TcpRtt, SrttDecaysToSevenThirtySecondsOfATickWithOneTickSamples) {
   // First sample 1 tick: srtt = 32, rttvar = 8. Then every "1 tick" sample
   // contributes (1-1) << 2 = 0: delta = -(srtt >> 3); srtt -= srtt/8 ...
-  TcpRttState s;
+  Tcpcb s;
   const auto p = TcpTimerParams::for_hz(100);
   s.t_rttmin = p.rexmit_min;
   tcp_xmit_timer(s, 1, p);
@@ -59,7 +61,7 @@ TEST(TcpRtt, HzThousandTracksHalfMillisecondPathNearRealRtt) {
   // sample is 0.5 tick "after origin 0", but srtt >> 3 truncates, which biases
   // the estimate up: srtt settles into the cycle 21, 23 (0.66-0.72 ms), not 16.
   // The RTO is rexmit_min (30) + slop (200) = 230 ticks.
-  TcpRttState s;
+  Tcpcb s;
   const auto p = TcpTimerParams::for_hz(1000);
   s.t_rttmin = p.rexmit_min;
   for (int i = 0; i < 199; ++i) tcp_xmit_timer(s, 1 + (i % 2), p);
@@ -70,8 +72,21 @@ TEST(TcpRtt, HzThousandTracksHalfMillisecondPathNearRealRtt) {
   EXPECT_EQ(s.t_rxtcur, 230);
 }
 
+TEST(TcpRtt, SamplesCountSaturatesAtUcharMax) {
+  // t_rttupdated is a uint8_t in the tcpcb; tcp_xmit_timer stops at 255.
+  Tcpcb s;
+  const auto p = TcpTimerParams::for_hz(1000);
+  s.t_rttmin = p.rexmit_min;
+  for (int i = 0; i < 254; ++i) tcp_xmit_timer(s, 1, p);
+  EXPECT_EQ(s.t_rttupdated, 254u);
+  tcp_xmit_timer(s, 1, p);
+  EXPECT_EQ(s.t_rttupdated, 255u);
+  tcp_xmit_timer(s, 1, p);
+  EXPECT_EQ(s.t_rttupdated, 255u);
+}
+
 TEST(TcpRtt, BackoffFollowsTable) {
-  TcpRttState s;
+  Tcpcb s;
   const auto p = TcpTimerParams::for_hz(1000);
   s.t_rttmin = p.rexmit_min;
   tcp_xmit_timer(s, 1, p);  // srtt 32, rttvar 8: rexmtval = max(30, (4 + 8) >> 2 = 3) = 30

@@ -9,41 +9,16 @@
 #include <ostream>
 #include <string>
 #include <string_view>
-#include <system_error>
 #include <vector>
+
+#include "printf_format.h"
 
 namespace netsim::app {
 namespace {
 
-// ---------------------------------------------------------------------------
-// printf-style number formatting without the C locale's help (std::to_chars is
-// specified "as if by printf in the C locale", whatever the global locale is).
-
-// "%.<precision>f"
-std::string fixed(double v, int precision) {
-  char buf[512];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, precision);
-  if (r.ec != std::errc()) return "inf";
-  return std::string(buf, r.ptr);
-}
-
-// Concatenation (instead of chains of operator+).
-std::string cat(std::initializer_list<std::string_view> parts) {
-  std::size_t n = 0;
-  for (auto p : parts) n += p.size();
-  std::string s;
-  s.reserve(n);
-  for (auto p : parts) s.append(p);
-  return s;
-}
-
-// "%*s": right-aligned in `width` columns.
-std::string right(std::string s, std::size_t width) {
-  if (s.size() < width) s.insert(0, width - s.size(), ' ');
-  return s;
-}
-
-std::string right(std::uint64_t n, std::size_t width) { return right(std::to_string(n), width); }
+using printf_format::cat;
+using printf_format::fixed;
+using printf_format::right;
 
 // ---------------------------------------------------------------------------
 // byte_snprintf (src/stdio.c): conversion factors and labels per unit, written

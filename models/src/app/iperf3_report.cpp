@@ -2,45 +2,25 @@
 
 #include <cctype>
 #include <cfloat>
-#include <charconv>
 #include <climits>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <ostream>
 #include <string>
-#include <system_error>
 #include <tuple>
 #include <utility>
 #include <vector>
 
 #include "cjson_print.h"
+#include "printf_format.h"
 
 namespace netsim::app {
 namespace {
 
-// ---------------------------------------------------------------------------
-// printf-style number formatting without the C locale's help (std::to_chars is
-// specified "as if by printf in the C locale", whatever the global locale is).
-
-std::string fixed(double v, int precision) {
-  char buf[512];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, precision);
-  if (r.ec != std::errc()) return "inf";
-  return std::string(buf, r.ptr);
-}
-
-// "%*s": right-aligned in `width` columns.
-std::string right(std::string s, std::size_t width) {
-  if (s.size() < width) s.insert(0, width - s.size(), ' ');
-  return s;
-}
-
-// "%-*s": left-aligned in `width` columns.
-std::string left(std::string s, std::size_t width) {
-  if (s.size() < width) s.append(width - s.size(), ' ');
-  return s;
-}
+using printf_format::fixed;
+using printf_format::left;
+using printf_format::right;
 
 // ---------------------------------------------------------------------------
 // unit_snprintf (iperf3 src/units.c): conversion factors and labels per unit.

@@ -8,20 +8,20 @@
 namespace netsim::cc {
 namespace {
 
-CcAlgo& algo_of(CcConnState& tp) {
+CcAlgo& algo_of(Tcpcb& tp) {
   if (tp.t_cc == nullptr) throw std::logic_error("no congestion control algorithm attached (call cc_attach first)");
   return *tp.t_cc;
 }
 
 }  // namespace
 
-void cc_attach(CcConnState& tp, CcAlgo& algo) {
+void cc_attach(Tcpcb& tp, CcAlgo& algo) {
   tp.t_cc = &algo;
   tp.t_ccv.tp = &tp;
   algo.cb_init(tp.t_ccv);
 }
 
-std::uint32_t tcp_compute_initwnd(const CcConnState& tp, std::uint32_t maxseg) {
+std::uint32_t tcp_compute_initwnd(const Tcpcb& tp, std::uint32_t maxseg) {
   const int segs = tp.sysctl.tcp_initcwnd_segments;
   if (segs != 0) {
     // int * uint32_t is computed in 32-bit unsigned; segs * 1460 in int.
@@ -34,7 +34,7 @@ std::uint32_t tcp_compute_initwnd(const CcConnState& tp, std::uint32_t maxseg) {
   return 4u * maxseg;
 }
 
-void cc_conn_init(CcConnState& tp, const HcMetricsLite& metrics) {
+void cc_conn_init(Tcpcb& tp, const HcMetricsLite& metrics) {
   const u_int maxseg = tcp_maxseg(tp);
   if (metrics.rmx_ssthresh != 0) {
     // A buffer limit on the path: use it as ssthresh, but not below 2 * maxseg.
@@ -48,7 +48,7 @@ void cc_conn_init(CcConnState& tp, const HcMetricsLite& metrics) {
   algo_of(tp).conn_init(tp.t_ccv);
 }
 
-void cc_ack_received(CcConnState& tp, tcp_seq th_ack, std::uint16_t nsegs, ccsignal_t type) {
+void cc_ack_received(Tcpcb& tp, tcp_seq th_ack, std::uint16_t nsegs, ccsignal_t type) {
   CcVar& ccv = tp.t_ccv;
   ccv.nsegs = nsegs;
   // BYTES_THIS_ACK: th_ack - snd_una in sequence arithmetic, stored in an int.
@@ -83,7 +83,7 @@ void cc_ack_received(CcConnState& tp, tcp_seq th_ack, std::uint16_t nsegs, ccsig
   algo.ack_received(ccv, type);
 }
 
-void cc_cong_signal(CcConnState& tp, std::optional<tcp_seq> th_ack, ccsignal_t type) {
+void cc_cong_signal(Tcpcb& tp, std::optional<tcp_seq> th_ack, ccsignal_t type) {
   CcAlgo& algo = algo_of(tp);
   switch (type) {
     case CC_NDUPACK:
@@ -122,7 +122,7 @@ void cc_cong_signal(CcConnState& tp, std::optional<tcp_seq> th_ack, ccsignal_t t
   algo.cong_signal(tp.t_ccv, type);
 }
 
-void cc_post_recovery(CcConnState& tp, tcp_seq th_ack) {
+void cc_post_recovery(Tcpcb& tp, tcp_seq th_ack) {
   CcAlgo& algo = algo_of(tp);
   tp.t_ccv.curack = th_ack;
   algo.post_recovery(tp.t_ccv);
@@ -132,6 +132,6 @@ void cc_post_recovery(CcConnState& tp, tcp_seq th_ack) {
   tp.sackhint.prr_out = 0;
 }
 
-void cc_after_idle(CcConnState& tp) { algo_of(tp).after_idle(tp.t_ccv); }
+void cc_after_idle(Tcpcb& tp) { algo_of(tp).after_idle(tp.t_ccv); }
 
 }  // namespace netsim::cc

@@ -8,11 +8,12 @@
 #include <cstdint>
 
 #include "netsim/cc/cc_var.h"
+#include "netsim/tcp/tcp_var.h"
 
 namespace netsim::cc::detail {
 
 // TCP_MAXWIN << snd_scale (an int expression in C).
-inline u_int max_window(const CcConnState& tp) { return static_cast<u_int>(TCP_MAXWIN << tp.snd_scale); }
+inline u_int max_window(const Tcpcb& tp) { return static_cast<u_int>(TCP_MAXWIN << tp.snd_scale); }
 
 // abc_l_var, or the per-connection value with CCF_USE_LOCAL_ABC (a uint16_t in C).
 inline std::uint16_t abc_value(const CcVar& ccv) {
@@ -25,7 +26,7 @@ inline std::uint16_t abc_value(const CcVar& ccv) {
 // pulled back, so snd_nxt != snd_max). The C product is int; computing it in
 // u_int gives the same bits, and min() takes u_int anyway.
 inline u_int abc_slow_start_incr(const CcVar& ccv, std::uint16_t abc_val) {
-  const CcConnState& tp = *ccv.tp;
+  const Tcpcb& tp = *ccv.tp;
   const u_int bytes = static_cast<u_int>(ccv.bytes_this_ack);
   if (tp.snd_nxt == tp.snd_max) return kern::min(bytes, static_cast<u_int>(ccv.nsegs) * abc_val * tp.t_maxseg);
   return kern::min(bytes, tp.t_maxseg);
@@ -33,7 +34,7 @@ inline u_int abc_slow_start_incr(const CcVar& ccv, std::uint16_t abc_val) {
 
 // pipe as the RTO code of cc.c / cc_newreno.c / cc_cubic.c computes it (uint32_t):
 // tcp_compute_pipe() with sack.revised, else snd_max - snd_fack + sack_bytes_rexmit.
-inline std::uint32_t rto_pipe(const CcConnState& tp) {
+inline std::uint32_t rto_pipe(const Tcpcb& tp) {
   if (tp.sysctl.tcp_do_newsack) return static_cast<std::uint32_t>(tcp_compute_pipe(tp));
   return tp.snd_max - tp.snd_fack + static_cast<std::uint32_t>(tp.sackhint.sack_bytes_rexmit);
 }
@@ -41,7 +42,7 @@ inline std::uint32_t rto_pipe(const CcConnState& tp) {
 // pipe as the post_recovery hooks compute it (int): tcp_compute_pipe() with
 // sack.revised, else snd_max - curack.
 inline int post_recovery_pipe(const CcVar& ccv) {
-  const CcConnState& tp = *ccv.tp;
+  const Tcpcb& tp = *ccv.tp;
   if (tp.sysctl.tcp_do_newsack) return tcp_compute_pipe(tp);
   return static_cast<int>(tp.snd_max - ccv.curack);
 }
@@ -76,7 +77,7 @@ void hystart_css_entry_check(const CcVar& ccv, Data& d, std::uint32_t& flags, Hy
 // The newround hook (RACK/BBR only).
 template <class Data>
 void hystart_newround(CcVar& ccv, Data& d, std::uint32_t& flags, HystartBits bits, std::uint32_t round_cnt) {
-  CcConnState& tp = *ccv.tp;
+  Tcpcb& tp = *ccv.tp;
   d.css_lastround_minrtt = d.css_current_round_minrtt;
   d.css_current_round_minrtt = 0xffffffff;
   d.css_rttsample_count = 0;

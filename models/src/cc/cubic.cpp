@@ -23,7 +23,7 @@ void hystart_off(CubicData& d) {
 }  // namespace
 
 void cubic_record_rtt(CcVar& ccv, CubicData& cubic_data) {
-  const CcConnState& tp = *ccv.tp;
+  const Tcpcb& tp = *ccv.tp;
   if (tp.t_rttupdated < CUBIC_MIN_RTT_SAMPLES) return;  // srtt not trusted yet
   const std::uint32_t t_srtt_usecs = tcp_get_srtt(tp, TCP_TMR_GRANULARITY_USEC);
   // int min_rtt_usecs compared with the uint32_t sample: unsigned compare.
@@ -41,7 +41,7 @@ void cubic_record_rtt(CcVar& ccv, CubicData& cubic_data) {
 }
 
 void cubic_does_slow_start(CcVar& ccv, CubicData& cubic_data) {
-  CcConnState& tp = *ccv.tp;
+  Tcpcb& tp = *ccv.tp;
   const u_int cw = tp.snd_cwnd;
   u_int incr = tp.t_maxseg;
   cubic_data.flags |= CUBICFLAG_IN_SLOWSTART;
@@ -70,7 +70,7 @@ void Cubic::conn_init(CcVar& ccv) {
 }
 
 void Cubic::ack_received(CcVar& ccv, ccsignal_t type) {
-  CcConnState& tp = *ccv.tp;
+  Tcpcb& tp = *ccv.tp;
   CubicData& d = data_;
   cubic_record_rtt(ccv, d);
 
@@ -119,7 +119,7 @@ void Cubic::ack_received(CcVar& ccv, ccsignal_t type) {
 }
 
 void Cubic::cubic_ca_update(CcVar& ccv, int usecs_since_epoch) {
-  CcConnState& tp = *ccv.tp;
+  Tcpcb& tp = *ccv.tp;
   CubicData& d = data_;
   // Stock: the RFC 8312 AIMD line, driven by the tick clock and mean_rtt.
   const unsigned long W_est = tf_cwnd(usecs_since_epoch, d.mean_rtt_usecs, d.W_max, tp.t_maxseg);
@@ -138,7 +138,7 @@ void Cubic::cubic_ca_update(CcVar& ccv, int usecs_since_epoch) {
 }
 
 void CubicD46046::cubic_ca_update(CcVar& ccv, int usecs_since_epoch) {
-  CcConnState& tp = *ccv.tp;
+  Tcpcb& tp = *ccv.tp;
   CubicData& d = data_;
   // D46046: NewReno's byte-counted AIMD is the TCP-friendly estimate. This
   // consumes CCF_ABC_SENTAWND (so there is no explicit clear below).
@@ -157,7 +157,7 @@ void CubicD46046::cubic_ca_update(CcVar& ccv, int usecs_since_epoch) {
 }
 
 void Cubic::after_idle(CcVar& ccv) {
-  CcConnState& tp = *ccv.tp;
+  Tcpcb& tp = *ccv.tp;
   CubicData& d = data_;
   d.W_max = kern::ulmax(d.W_max, tp.snd_cwnd);
   d.K = cubic_k(d.W_max / tp.t_maxseg);
@@ -171,7 +171,7 @@ void Cubic::after_idle(CcVar& ccv) {
 }
 
 void Cubic::cong_signal(CcVar& ccv, ccsignal_t type) {
-  CcConnState& tp = *ccv.tp;
+  Tcpcb& tp = *ccv.tp;
   CubicData& d = data_;
   const std::uint32_t mss = tcp_fixed_maxseg(tp);
 
@@ -238,7 +238,7 @@ void Cubic::cong_signal(CcVar& ccv, ccsignal_t type) {
 }
 
 void Cubic::post_recovery(CcVar& ccv) {
-  CcConnState& tp = *ccv.tp;
+  Tcpcb& tp = *ccv.tp;
   CubicData& d = data_;
   if (IN_FASTRECOVERY(tp.t_flags)) {
     // int in C: compared with the uint32_t ssthresh as unsigned.

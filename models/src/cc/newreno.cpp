@@ -29,7 +29,7 @@ u_int newreno_cc_cwnd_on_multiplicative_decrease(CcVar& ccv, std::uint32_t mss) 
 }
 
 u_int newreno_cc_cwnd_in_cong_avoid(CcVar& ccv) {
-  const CcConnState& tp = *ccv.tp;
+  const Tcpcb& tp = *ccv.tp;
   const u_int cw = tp.snd_cwnd;
   u_int incr = tp.t_maxseg;
   // FreeBSD KASSERTs cw > snd_ssthresh here (INVARIANTS kernels only).
@@ -46,7 +46,7 @@ u_int newreno_cc_cwnd_in_cong_avoid(CcVar& ccv) {
 }
 
 u_int newreno_cc_cwnd_in_slow_start(CcVar& ccv) {
-  const CcConnState& tp = *ccv.tp;
+  const Tcpcb& tp = *ccv.tp;
   const u_int cw = tp.snd_cwnd;
   u_int incr = tp.t_maxseg;
   // FreeBSD KASSERTs cw <= snd_ssthresh here (INVARIANTS kernels only).
@@ -56,7 +56,7 @@ u_int newreno_cc_cwnd_in_slow_start(CcVar& ccv) {
 }
 
 void newreno_cc_ack_received(CcVar& ccv, ccsignal_t type) {
-  CcConnState& tp = *ccv.tp;
+  Tcpcb& tp = *ccv.tp;
   if (type == CC_ACK && !IN_RECOVERY(tp.t_flags) && (ccv.flags & CCF_CWND_LIMITED)) {
     if (tp.snd_cwnd > tp.snd_ssthresh)
       tp.snd_cwnd = newreno_cc_cwnd_in_cong_avoid(ccv);
@@ -66,7 +66,7 @@ void newreno_cc_ack_received(CcVar& ccv, ccsignal_t type) {
 }
 
 void newreno_cc_cong_signal(CcVar& ccv, ccsignal_t type) {
-  CcConnState& tp = *ccv.tp;
+  Tcpcb& tp = *ccv.tp;
   const std::uint32_t mss = tcp_fixed_maxseg(tp);
   const std::uint32_t cwin = newreno_cc_cwnd_on_multiplicative_decrease(ccv, mss);
   switch (type) {
@@ -95,7 +95,7 @@ void newreno_cc_cong_signal(CcVar& ccv, ccsignal_t type) {
 }
 
 void newreno_cc_post_recovery(CcVar& ccv) {
-  CcConnState& tp = *ccv.tp;
+  Tcpcb& tp = *ccv.tp;
   if (IN_FASTRECOVERY(tp.t_flags)) {
     // int in C: compared with the uint32_t ssthresh as unsigned.
     const int pipe = post_recovery_pipe(ccv);
@@ -107,7 +107,7 @@ void newreno_cc_post_recovery(CcVar& ccv) {
 }
 
 void newreno_cc_after_idle(CcVar& ccv) {
-  CcConnState& tp = *ccv.tp;
+  Tcpcb& tp = *ccv.tp;
   const std::uint32_t rw = tcp_compute_initwnd(tp, tcp_fixed_maxseg(tp));
   tp.snd_ssthresh = kern::max(tp.snd_ssthresh, tp.snd_cwnd - (tp.snd_cwnd >> 2));
   tp.snd_cwnd = kern::min(rw, tp.snd_cwnd);
@@ -129,7 +129,7 @@ int NewReno::cb_init(CcVar& ccv) {
 }
 
 void NewReno::ack_received(CcVar& ccv, ccsignal_t type) {
-  CcConnState& tp = *ccv.tp;
+  Tcpcb& tp = *ccv.tp;
   NewRenoData& nreno = data_;
   if (!(type == CC_ACK && !IN_RECOVERY(tp.t_flags) && (ccv.flags & CCF_CWND_LIMITED))) return;
 
@@ -164,7 +164,7 @@ void NewReno::after_idle(CcVar& ccv) {
 }
 
 void NewReno::cong_signal(CcVar& ccv, ccsignal_t type) {
-  CcConnState& tp = *ccv.tp;
+  Tcpcb& tp = *ccv.tp;
   NewRenoData& nreno = data_;
   const std::uint32_t mss = tcp_fixed_maxseg(tp);
   const std::uint32_t beta = nreno.beta;

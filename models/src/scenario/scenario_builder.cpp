@@ -8,6 +8,7 @@
 
 #include "netsim/filter/nth_drop_filter.h"
 #include "netsim/filter/random_drop_filter.h"
+#include "netsim/scenario/iperf2_tcp_flow.h"
 #include "netsim/scenario/iperf3_tcp_flow.h"
 #include "netsim/scenario/scenario_loader.h"
 #include "netsim/sim/units.h"
@@ -267,16 +268,19 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     tcp::LinuxTcpReceiver* rx;
     std::shared_ptr<std::vector<TcpFlowDriver*>> drivers;
     std::shared_ptr<std::vector<app::Iperf3Server*>> servers;
+    std::shared_ptr<std::vector<app::Iperf2Server*>> iperf2_servers;
   };
   std::map<std::pair<std::string, std::uint16_t>, Listener> listeners;
   for (const auto& fl : spec.tcp_flows) {
     const auto key = std::make_pair(fl.to, fl.dst_port);
     if (listeners.count(key) != 0) continue;
     auto* to = static_cast<Host*>(b.nodes[idx.ids.at(fl.to)]);
-    // Connection slots: one per bulk flow, control + -P data connections per iperf3 flow.
+    // Connection slots: one per bulk flow, control + -P data connections per
+    // iperf3 flow, -P connections per iperf2 flow.
     int connections = 0;
     for (const TcpFlowSpec& o : spec.tcp_flows) {
-      if (o.to == fl.to && o.dst_port == fl.dst_port) connections += o.app == "iperf3" ? 1 + o.parallel : 1;
+      if (o.to != fl.to || o.dst_port != fl.dst_port) continue;
+      connections += o.app == "iperf3" ? 1 + o.parallel : o.app == "iperf2" ? o.parallel : 1;
     }
     tcp::LinuxTcpConfig rc;
     rc.port = fl.dst_port;
@@ -292,15 +296,22 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     // The listening endpoint hands each connection to the flow it belongs to.
     auto drivers = std::make_shared<std::vector<TcpFlowDriver*>>();
     auto servers = std::make_shared<std::vector<app::Iperf3Server*>>();
-    rx->set_on_accept([servers](tcp::LinuxTcpReceiver::ConnId c) {
+    auto iperf2_servers = std::make_shared<std::vector<app::Iperf2Server*>>();
+    rx->set_on_accept([servers, iperf2_servers](tcp::LinuxTcpReceiver::ConnId c) {
       for (app::Iperf3Server* srv : *servers) {
         if (srv->owns(c)) {
           srv->on_accept(c);
           return;
         }
       }
+      for (app::Iperf2Server* srv : *iperf2_servers) {
+        if (srv->owns(c)) {
+          srv->on_accept(c);
+          return;
+        }
+      }
     });
-    rx->set_on_data([drivers, servers](tcp::LinuxTcpReceiver::ConnId c, std::uint64_t bytes) {
+    rx->set_on_data([drivers, servers, iperf2_servers](tcp::LinuxTcpReceiver::ConnId c, std::uint64_t bytes) {
       for (TcpFlowDriver* d : *drivers) {
         if (d->owns(c)) {
           d->on_delivered(c, bytes);
@@ -313,8 +324,14 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
           return;
         }
       }
+      for (app::Iperf2Server* srv : *iperf2_servers) {
+        if (srv->owns(c)) {
+          srv->on_data(c, bytes);
+          return;
+        }
+      }
     });
-    listeners.emplace(key, Listener{rx, drivers, servers});
+    listeners.emplace(key, Listener{rx, drivers, servers, iperf2_servers});
   }
   for (const auto& fl : spec.tcp_flows) {
     auto* from = static_cast<Host*>(b.nodes[idx.ids.at(fl.from)]);
@@ -325,12 +342,52 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     sc.sack = fl.sack;
     sc.lrd = fl.lrd;
     sc.tso = fl.tso;
+    // start_jitter: a uniform draw in [0, start_jitter] from the flow's own stream.
+    SimTime start = fl.start;
+    if (fl.start_jitter > 0) {
+      Rng rng = sim.rng_stream("flow/" + fl.name);
+      start += static_cast<SimTime>(rng.uniform_below(static_cast<std::uint64_t>(fl.start_jitter) + 1));
+    }
+    if (fl.app == "iperf2") {
+      // iperf -c: -P data connections (the first carries the flow's name), no control connection.
+      std::vector<tcp::FreeBsdTcpSender*> streams;
+      for (int i = 0; i < fl.parallel; ++i) {
+        const std::string name = i == 0 ? fl.name : fl.name + "/" + std::to_string(i + 1);
+        streams.push_back(&sim.add<tcp::FreeBsdTcpSender>(name, *from, to->id(), fl.dst_port, sc));
+      }
+      app::Iperf2ClientConfig cc;
+      cc.start = start;
+      cc.time = fl.time;
+      cc.run_end = spec.duration;
+      cc.interval = spec.interval;
+      cc.write_len = fl.length;
+      auto& client = sim.add<app::Iperf2Client>(fl.name + "/iperf2-client", cc, streams);
+      app::Iperf2ServerConfig scfg;
+      scfg.client = from->id();
+      for (const tcp::FreeBsdTcpSender* st : streams) scfg.stream_ports.push_back(st->local_port());
+      scfg.interval = spec.interval;
+      scfg.run_end = spec.duration;
+      auto& server = sim.add<app::Iperf2Server>(fl.name + "/iperf2-server", *l.rx, scfg);
+      client.set_read_counter([&server](int i) { return server.reads(i); });
+      client.set_on_shutdown([&server](int i, std::uint64_t total) { server.set_eof(i, total); });
+      server.set_on_close([&client](int i) { client.on_peer_close(i); });
+      auto& flow = sim.add<Iperf2TcpFlow>(fl.name + "/iperf2", client, server);
+      l.iperf2_servers->push_back(&server);
+      BuiltTcpFlow built{&fl, streams.front(), streams, l.rx, &flow};
+      built.iperf2_client = &client;
+      built.iperf2_server = &server;
+      built.start = start;
+      b.tcp_flows.push_back(built);
+      continue;
+    }
     if (fl.app != "iperf3") {
       auto& tx = sim.add<tcp::FreeBsdTcpSender>(fl.name, *from, to->id(), fl.dst_port, sc);
       const SimTime end = fl.stop ? std::min(*fl.stop, spec.duration) : spec.duration;
-      auto& driver = sim.add<TcpFlowDriver>(fl.name + "/driver", tx, *l.rx, from->id(), fl.start, end);
+      auto& driver = sim.add<TcpFlowDriver>(fl.name + "/driver", tx, *l.rx, from->id(), start, end);
       l.drivers->push_back(&driver);
-      b.tcp_flows.push_back({&fl, &tx, {&tx}, l.rx, &driver});
+      BuiltTcpFlow built{&fl, &tx, {&tx}, l.rx, &driver};
+      built.start = start;
+      b.tcp_flows.push_back(built);
       continue;
     }
     // iperf3 -c: a control connection, then -P data connections (the first
@@ -342,7 +399,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
       streams.push_back(&sim.add<tcp::FreeBsdTcpSender>(name, *from, to->id(), fl.dst_port, sc));
     }
     app::Iperf3ClientConfig cc;
-    cc.start = fl.start;
+    cc.start = start;
     cc.time = fl.time;
     cc.run_end = spec.duration;
     cc.interval = spec.interval;
@@ -357,7 +414,9 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     client.set_read_counter([&server](int i) { return server.bytes_read(i); });
     auto& flow = sim.add<Iperf3TcpFlow>(fl.name + "/iperf3", client, server);
     l.servers->push_back(&server);
-    b.tcp_flows.push_back({&fl, streams.front(), streams, l.rx, &flow, &client, &server});
+    BuiltTcpFlow built{&fl, streams.front(), streams, l.rx, &flow, &client, &server};
+    built.start = start;
+    b.tcp_flows.push_back(built);
   }
   return b;
 }

@@ -199,6 +199,73 @@ void add_iperf3(results::RunResult& out, const ScenarioSpec& spec, const BuiltTc
   }
 }
 
+// What iperf 2.1.8 would report for an `app: iperf2` flow (docs/iperf2.md):
+// per connection, the client's intervals and final line on its clock (from
+// the header sent right after connect() returned), the server's on its own
+// (from its accept), and the connect times.
+void set_iperf2_interval(results::Iperf2Interval* out, const app::Iperf2ClientSample& x, SimTime zero) {
+  out->set_start_s(to_seconds(x.start - zero));
+  out->set_end_s(to_seconds(x.end - zero));
+  out->set_bytes_sent(x.bytes_written);
+  out->set_writes(x.writes);
+  out->set_retransmits(x.retransmits);
+  out->set_snd_cwnd(x.snd_cwnd);
+  out->set_rtt_us(x.rtt_us);
+  out->set_rttvar_us(x.rttvar_us);
+  out->set_bytes_received(x.read.bytes);
+  out->set_reads(x.read.reads);
+  for (std::uint64_t n : x.read.bins) out->add_read_bins(n);
+}
+
+void set_iperf2_reads(results::Iperf2Interval* out, const app::Iperf2ReadCounters& r, SimTime start, SimTime end,
+                      SimTime zero) {
+  out->set_start_s(to_seconds(start - zero));
+  out->set_end_s(to_seconds(end - zero));
+  out->set_bytes_received(r.bytes);
+  out->set_reads(r.reads);
+  for (std::uint64_t n : r.bins) out->add_read_bins(n);
+}
+
+void add_iperf2(results::RunResult& out, const ScenarioSpec& spec, const BuiltTcpFlow& f) {
+  const app::Iperf2Client& client = *f.iperf2_client;
+  const app::Iperf2Server& server = *f.iperf2_server;
+  auto* r = out.add_iperf2();
+  r->set_flow(f.spec->name);
+  r->set_client_address(host_address(spec, f.spec->from));
+  r->set_server_address(host_address(spec, f.spec->to));
+  r->set_server_port(f.spec->dst_port);
+  r->set_write_len(f.spec->length);
+  r->set_read_len(server.read_len());
+  r->set_duration_s(to_seconds(f.spec->time));
+  r->set_interval_s(to_seconds(spec.interval));
+  r->set_congestion(f.spec->cc);
+  r->set_start_s(to_seconds(client.start()));
+  r->set_client_end_s(to_seconds(client.end()));
+  for (int k = 0; k < client.stream_count(); ++k) {
+    auto* s = r->add_streams();
+    const app::Iperf2ConnectInfo& ci = client.connect_info(k);
+    s->set_local_port(client.stream(k).local_port());
+    s->set_connect_start_s(to_seconds(ci.connect_start));
+    s->set_start_s(to_seconds(client.start()));
+    s->set_connect_ms(static_cast<double>(ci.connected - ci.connect_start) / 1e9);
+    s->set_mss(ci.mss);
+    s->set_initial_cwnd(ci.cwnd);
+    s->set_initial_rtt_us(ci.rtt_us);
+    s->set_shutdown_s(to_seconds(client.shutdown_time(k)));
+    for (const app::Iperf2ClientSample& x : client.samples(k)) set_iperf2_interval(s->add_intervals(), x, client.start());
+    set_iperf2_interval(s->mutable_client_total(), client.total(k), client.start());
+    if (server.accepted(k)) {
+      const SimTime accept = server.accept_time(k);
+      s->set_server_start_s(to_seconds(accept));
+      s->set_server_initial_rtt_us(server.initial_rtt_us(k));
+      for (const app::Iperf2ServerSample& x : server.samples(k)) {
+        set_iperf2_reads(s->add_server_intervals(), x.read, x.start, x.end, accept);
+      }
+      set_iperf2_reads(s->mutable_server_total(), server.reads(k), accept, server.close_time(k), accept);
+    }
+  }
+}
+
 // Busy time and utilization cover [0, duration]; counts include the drain.
 void add_channel_stats(results::RunResult& out, const std::string& link, const Channel& ch, SimTime busy,
                        SimTime duration) {
@@ -284,6 +351,7 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
   }
   for (const BuiltTcpFlow& f : b.tcp_flows) {
     if (f.iperf3_client != nullptr) add_iperf3(out, spec, f);
+    if (f.iperf2_client != nullptr) add_iperf2(out, spec, f);
   }
   for (std::size_t i = 0; i < b.links.size(); ++i) {
     add_channel_stats(out, b.links[i]->name(), b.links[i]->a_to_b(), busy_at_end[2 * i], spec.duration);

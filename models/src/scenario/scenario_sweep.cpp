@@ -26,11 +26,15 @@ void check_sweep_values(const YAML::Node& root, const ScenarioSpec& spec, const 
       YAML::Node trial = YAML::Clone(root);
       OverrideOrigins trial_origins;
       const Reader trial_reader(reader.file(), trial_origins);
+      std::string shown;
+      for (std::size_t j = 0; j < axis.paths.size(); ++j) shown += (j > 0 ? ", " : "") + axis.values[i][j];
       try {
-        apply_override(trial, Override{axis.key, axis.values[i]}, trial_origins);
+        for (std::size_t j = 0; j < axis.paths.size(); ++j) {
+          apply_override(trial, Override{axis.paths[j], axis.values[i][j]}, trial_origins);
+        }
         validate_scenario(trial, trial_reader, false);
       } catch (const ScenarioError& e) {
-        std::string msg = "value '" + axis.values[i] + "' for '" + axis.key + "' would make the scenario invalid: ";
+        std::string msg = "value '" + shown + "' for '" + axis.key + "' would make the scenario invalid: ";
         if (!e.field.empty() && e.field != axis.key) msg += "field '" + e.field + "': ";
         msg += e.message;
         reader.fail(Field{it->second[i], YAML::Node(), "sweep." + axis.key}, std::move(msg));
@@ -44,9 +48,11 @@ void check_sweep_values(const YAML::Node& root, const ScenarioSpec& spec, const 
 std::vector<std::vector<Override>> expand_sweep(const ScenarioSpec& spec) {
   std::vector<std::vector<Override>> cells(1);
   for (const auto& axis : spec.sweep) {
-    // A key set on the command line is pinned: the command line wins over the sweep.
-    const bool pinned = std::any_of(spec.overrides.begin(), spec.overrides.end(),
-                                    [&axis](const Override& o) { return o.key == axis.key; });
+    // A key set on the command line is pinned: the command line wins over the
+    // sweep (for a linked axis, over the whole axis).
+    const bool pinned = std::any_of(spec.overrides.begin(), spec.overrides.end(), [&axis](const Override& o) {
+      return std::find(axis.paths.begin(), axis.paths.end(), o.key) != axis.paths.end();
+    });
     if (pinned) continue;
     std::vector<std::vector<Override>> next;
     next.reserve(cells.size() * axis.values.size());
@@ -54,7 +60,7 @@ std::vector<std::vector<Override>> expand_sweep(const ScenarioSpec& spec) {
     for (const auto& cell : cells) {
       for (const auto& value : axis.values) {
         next.push_back(cell);
-        next.back().push_back(Override{axis.key, value});
+        for (std::size_t j = 0; j < axis.paths.size(); ++j) next.back().push_back(Override{axis.paths[j], value[j]});
       }
     }
     cells = std::move(next);
@@ -63,7 +69,9 @@ std::vector<std::vector<Override>> expand_sweep(const ScenarioSpec& spec) {
   // is swept or pinned already.
   const bool seed_fixed =
       std::any_of(spec.overrides.begin(), spec.overrides.end(), [](const Override& o) { return o.key == "seed"; }) ||
-      std::any_of(spec.sweep.begin(), spec.sweep.end(), [](const SweepAxis& a) { return a.key == "seed"; });
+      std::any_of(spec.sweep.begin(), spec.sweep.end(), [](const SweepAxis& a) {
+        return std::find(a.paths.begin(), a.paths.end(), "seed") != a.paths.end();
+      });
   if (spec.seeds > 1 && !seed_fixed) {
     std::vector<std::vector<Override>> next;
     next.reserve(cells.size() * static_cast<std::size_t>(spec.seeds));

@@ -499,6 +499,7 @@ void Validator::parse_tcp_flow(const std::string& name, const Field& f) {
   fl.order = flow_order_++;
   SharedFlowFields at;
   std::optional<Field> parallel_at;
+  std::optional<Field> start_jitter_at;
   const auto seen = r_.visit_fields(f, kTcpFlowKeys, [&](const std::string& key, const Field& v) {
     if (read_shared_flow_key(key, v, fl, at)) return;
     if (key == "cc") {
@@ -519,13 +520,26 @@ void Validator::parse_tcp_flow(const std::string& name, const Field& f) {
     } else if (key == "parallel") {
       fl.parallel = static_cast<int>(r_.integer(v, 1, 128));
       parallel_at.emplace(v);
+    } else if (key == "start_jitter") {
+      fl.start_jitter = r_.duration(v);
+      start_jitter_at.emplace(v);
     }
   });
-  // -P is an iperf3 option: a bulk flow is one connection.
-  if (parallel_at && fl.app != "iperf3") {
-    r_.fail(*parallel_at, "parallel (iperf3 -P) applies only to flows with app: iperf3; this flow has app: " + fl.app);
+  // -P is an iperf3/iperf2 option: a bulk flow is one connection.
+  if (parallel_at && fl.app != "iperf3" && fl.app != "iperf2") {
+    r_.fail(*parallel_at, "parallel (-P) applies only to flows with app: iperf3 or iperf2; this flow has app: " + fl.app);
   }
+  // iperf2's default port (iperf3's is the tcp flows' default, 5201).
+  if (fl.app == "iperf2" && seen.count("dst_port") == 0) fl.dst_port = 5001;
   check_flow_ends(f, seen, fl, at);
+  if (start_jitter_at && fl.start_jitter > 0) {
+    deferred_.emplace_back([this, latest = fl.start + fl.start_jitter, jitter_f = *start_jitter_at] {
+      if (latest >= spec_.duration) {
+        r_.fail(jitter_f, "start + start_jitter (" + format_duration(latest) +
+                              ") must be before the end of the run (duration " + format_duration(spec_.duration) + ")");
+      }
+    });
+  }
   spec_.tcp_flows.push_back(std::move(fl));
 }
 
@@ -533,13 +547,46 @@ void Validator::parse_sweep_axis(const std::string& key, const Field& f) {
   SweepAxis axis;
   axis.key = key;
   axis.loc = r_.loc(f.key);
+  // "a.x + b.y": a linked axis.
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t plus = key.find('+', start);
+    std::string path = key.substr(start, plus == std::string::npos ? std::string::npos : plus - start);
+    const auto first = path.find_first_not_of(' ');
+    const auto last = path.find_last_not_of(' ');
+    path = first == std::string::npos ? std::string() : path.substr(first, last - first + 1);
+    if (path.empty()) r_.fail(key_field(f), "empty path in the linked sweep key '" + key + "'");
+    if (std::find(axis.paths.begin(), axis.paths.end(), path) != axis.paths.end()) {
+      r_.fail(key_field(f), "'" + path + "' appears twice in the sweep key '" + key + "'");
+    }
+    axis.paths.push_back(std::move(path));
+    if (plus == std::string::npos) break;
+    start = plus + 1;
+  }
   if (!f.value.IsSequence()) r_.fail(f, "expected a list of values such as [10us, 100us], got " + describe(f.value));
   if (f.value.size() == 0) r_.fail(f, "the list of values is empty: give at least one value");
   for (std::size_t i = 0; i < f.value.size(); ++i) {
-    axis.values.push_back(r_.scalar(Field{f.value[i], YAML::Node(), f.path}, "a single value"));
+    const Field v{f.value[i], YAML::Node(), f.path};
+    std::vector<std::string> texts;
+    if (f.value[i].IsSequence() && axis.paths.size() > 1) {
+      if (f.value[i].size() != axis.paths.size()) {
+        r_.fail(v, "expected " + std::to_string(axis.paths.size()) + " values (one per field of '" + key + "'), got " +
+                       std::to_string(f.value[i].size()));
+      }
+      for (std::size_t j = 0; j < f.value[i].size(); ++j) {
+        texts.push_back(r_.scalar(Field{f.value[i][j], YAML::Node(), f.path}, "a single value"));
+      }
+    } else {
+      const std::string text = r_.scalar(v, axis.paths.size() > 1 ? "a single value or a list with one value per field"
+                                                                   : "a single value");
+      texts.assign(axis.paths.size(), text);
+    }
+    axis.values.push_back(std::move(texts));
+  }
+  for (const std::string& path : axis.paths) {
+    deferred_.emplace_back([this, k = key_field(f), path] { check_sweep_key(k, path); });
   }
   spec_.sweep.push_back(std::move(axis));
-  deferred_.emplace_back([this, k = key_field(f), key] { check_sweep_key(k, key); });
 }
 
 void Validator::resolve(const Field& ref, const std::string& name, bool host_only, std::string_view why_host) const {

@@ -6,6 +6,8 @@
 
 #include "netsim/cc/cc_framework.h"
 #include "netsim/cc/cc_registry.h"
+#include "netsim/tcp/sack_scoreboard.h"
+#include "netsim/tcp/tcp_rtt.h"
 
 namespace netsim::tcp {
 namespace {
@@ -36,9 +38,9 @@ FreeBsdTcpSender::FreeBsdTcpSender(Simulation& sim, std::string name, Host& host
       sb_hiwat_(config.sendspace) {
   host.bind(IpProtocol::tcp, local_port_, this);
   tp_.hz = timers_.hz;
-  tp_.compute_pipe = [this] { return sb_.tcp_compute_pipe(sack_state()); };
-  rtt_.t_rttmin = timers_.rexmit_min;
-  rtt_.t_rxtcur = timers_.rexmit_initial;  // tcp_newtcpcb: TCPTV_RTOBASE
+  tp_.t_rttmin = timers_.rexmit_min;
+  tp_.t_rxtcur = timers_.rexmit_initial;  // tcp_newtcpcb: TCPTV_RTOBASE
+  if (config_.lrd) tp_.t_flags |= TF_LRD;  // tcp_newtcpcb, with net.inet.tcp.sack.lrd
   tp_.t_maxseg = 536;                      // tcp_mssdflt until the SYN exchange
   tp_.maxseg = tp_.fixed_maxseg = 536;
   sync_clock();
@@ -58,51 +60,6 @@ std::uint32_t FreeBsdTcpSender::ts_now() const {
   const SimTime edge = t > 0 ? clock_.time_of_tick(t) : 0;
   return static_cast<std::uint32_t>(edge / kPicosPerMilli);
 }
-
-SackConnState FreeBsdTcpSender::sack_state() const {
-  SackConnState s;
-  s.snd_una = tp_.snd_una;
-  s.snd_max = tp_.snd_max;
-  s.snd_nxt = tp_.snd_nxt;
-  s.snd_recover = tp_.snd_recover;
-  s.snd_fack = tp_.snd_fack;
-  s.snd_cwnd = tp_.snd_cwnd;
-  s.snd_ssthresh = tp_.snd_ssthresh;
-  s.t_flags = (tp_.t_flags & (TF_FASTRECOVERY | TF_CONGRECOVERY)) | (sack_on_ ? TF_SACK_PERMIT : 0u) |
-              (config_.lrd ? TF_LRD : 0u);
-  s.t_maxseg = tp_.t_maxseg;
-  s.maxseg = tp_.maxseg;
-  return s;
-}
-
-void FreeBsdTcpSender::sack_state_back(const SackConnState& s) {
-  tp_.snd_fack = s.snd_fack;
-  tp_.snd_cwnd = s.snd_cwnd;
-  tp_.snd_numholes = sb_.snd_numholes();
-}
-
-void FreeBsdTcpSender::sync_rtt_to_cc() {
-  tp_.t_srtt = rtt_.t_srtt;
-  tp_.t_rttupdated = static_cast<std::uint8_t>(std::min<std::uint32_t>(rtt_.t_rttupdated, 255));
-  tp_.t_rxtshift = rtt_.t_rxtshift;
-}
-
-// The CC wrappers read and reset PRR/SACK hints in their own struct: copy in
-// before, copy back after.
-namespace {
-void hint_to_cc(const sackhint& h, cc::SackHint& c) {
-  c.sack_bytes_rexmit = h.sack_bytes_rexmit;
-  c.delivered_data = h.delivered_data;
-  c.prr_delivered = h.prr_delivered;
-  c.prr_out = h.prr_out;
-}
-void hint_from_cc(const cc::SackHint& c, sackhint& h) {
-  h.sack_bytes_rexmit = c.sack_bytes_rexmit;
-  h.delivered_data = c.delivered_data;
-  h.prr_delivered = c.prr_delivered;
-  h.prr_out = c.prr_out;
-}
-}  // namespace
 
 std::uint64_t FreeBsdTcpSender::send_buffer_room() const {
   return so_snd_cc_ >= sb_hiwat_ ? 0 : sb_hiwat_ - so_snd_cc_;
@@ -128,7 +85,7 @@ void FreeBsdTcpSender::connect() {
   state_ = State::syn_sent;
   tp_.snd_una = tp_.snd_nxt = tp_.snd_max = tp_.snd_recover = iss_;
   send_syn();
-  arm_rexmt(rtt_.t_rxtcur);
+  arm_rexmt(tp_.t_rxtcur);
 }
 
 void FreeBsdTcpSender::send_syn() {
@@ -169,8 +126,8 @@ void FreeBsdTcpSender::deliver(Packet* p) {
   sim().packets().release(p);
   // check_delack: a delayed ACK noted while processing the segment (and not
   // carried by anything sent since) arms TT_DELACK.
-  if (delack_flag_) {
-    delack_flag_ = false;
+  if (tp_.t_flags & TF_DELACK) {
+    tp_.t_flags &= ~TF_DELACK;
     delack_.reset(timers_.delack);
   }
   // The application reads what arrived (sorwakeup); it runs after the input path.
@@ -189,7 +146,7 @@ void FreeBsdTcpSender::receive_data(const Packet& p) {
     // A complete duplicate is ACKed to resynchronise; data beyond rcv_nxt
     // would go to the reassembly queue (not modelled: dropped) with an
     // immediate ACK, and the peer resends it.
-    acknow_ = true;
+    tp_.t_flags |= TF_ACKNOW;
     return;
   }
   const std::uint32_t tlen = len - static_cast<std::uint32_t>(todrop);
@@ -197,9 +154,9 @@ void FreeBsdTcpSender::receive_data(const Packet& p) {
   // (no LRO aggregate), delayed ACKs enabled. TF_RXWIN0SENT never holds: the
   // advertised window is constant.
   if (config_.delayed_ack && !delack_.pending() && tlen <= tp_.t_maxseg) {
-    delack_flag_ = true;
+    tp_.t_flags |= TF_DELACK;
   } else {
-    acknow_ = true;
+    tp_.t_flags |= TF_ACKNOW;
   }
   rcv_nxt_ += tlen;
   bytes_received_ += tlen;
@@ -217,11 +174,11 @@ TcpTraceSample FreeBsdTcpSender::trace_sample(TcpTraceSample::Event event) const
   s.snd_una = bytes_acked_total_;
   s.snd_max = bytes_acked_total_ + (tp_.snd_max - tp_.snd_una);
   s.pipe = state_ == State::established ? pipe() : 0;
-  s.sacked_bytes = sb_.sackhint.sacked_bytes;
+  s.sacked_bytes = tp_.sackhint.sacked_bytes;
   s.srtt_us = srtt_usecs();
   s.rttvar_us = rttvar_usecs();
-  s.rto_us = static_cast<std::uint32_t>(static_cast<std::int64_t>(rtt_.t_rxtcur) * timers_.tick_usecs());
-  s.in_recovery = cc::IN_RECOVERY(tp_.t_flags) != 0;
+  s.rto_us = static_cast<std::uint32_t>(static_cast<std::int64_t>(tp_.t_rxtcur) * timers_.tick_usecs());
+  s.in_recovery = IN_RECOVERY(tp_.t_flags) != 0;
   s.retransmits = stats_.retransmitted_segments;
   s.recoveries = stats_.recovery_episodes;
   s.rtos = stats_.rto_count;
@@ -233,6 +190,11 @@ void FreeBsdTcpSender::handle_syn_ack(const Packet& p) {
   rcv_nxt_ = th.seq + 1;
   snd_scale_offered_ = config_.request_wscale;
   if (th.wscale != 0xff) tp_.snd_scale = std::min<std::uint8_t>(th.wscale, 14);
+  // SACK permitted both ways. FreeBSD keeps this as TF_SACK_PERMIT in
+  // t_flags; this sender keeps it in sack_on_ and leaves the bit clear, as it
+  // always has: with the bit set, cc_cong_signal(CC_RTO) would keep recovery
+  // on the first RTO while holes remain (as FreeBSD does), which changes the
+  // sender's behaviour (see docs/tcp-sender.md, "Known differences").
   sack_on_ = config_.sack && th.sack_permitted;
   ts_on_ = config_.timestamps && th.ts_present;
   if (ts_on_) ts_recent_ = th.ts_val;
@@ -251,13 +213,12 @@ void FreeBsdTcpSender::handle_syn_ack(const Packet& p) {
   tp_.snd_recover = th.ack;
   stop_rexmt();
   if (ts_on_ && th.ts_ecr != 0) {
-    tcp_xmit_timer(rtt_, tcp_ts_rtt_sample(ts_now(), th.ts_ecr - ts_offset_, timers_.hz), timers_);
+    tcp_xmit_timer(tp_, tcp_ts_rtt_sample(ts_now(), th.ts_ecr - ts_offset_, timers_.hz), timers_);
   }
-  rtt_.t_rxtshift = 0;
-  sync_rtt_to_cc();
+  tp_.t_rxtshift = 0;
   state_ = State::established;
   cc::cc_conn_init(tp_);
-  acknow_ = true;
+  tp_.t_flags |= TF_ACKNOW;
   refill();
   tcp_output();
   if (on_established_) on_established_();
@@ -266,9 +227,10 @@ void FreeBsdTcpSender::handle_syn_ack(const Packet& p) {
 void FreeBsdTcpSender::transmit(std::uint32_t seq, std::uint32_t len, std::uint8_t flags, bool retransmit) {
   const std::uint32_t maxseg = tp_.maxseg;
   std::uint32_t off = 0;
-  // Every segment carries an ACK: any pending ACK has now been sent
-  // (tcp_output clears TF_ACKNOW | TF_DELACK and stops TT_DELACK).
-  delack_flag_ = false;
+  // Every segment carries an ACK: any pending delayed ACK has now been sent
+  // (tcp_output clears TF_ACKNOW | TF_DELACK and stops TT_DELACK; the caller
+  // clears TF_ACKNOW).
+  tp_.t_flags &= ~TF_DELACK;
   delack_.stop();
   // A TSO burst leaves the interface as back-to-back wire segments.
   do {
@@ -315,7 +277,7 @@ void FreeBsdTcpSender::tcp_output() {
   sync_clock();
   const std::uint32_t maxseg = tp_.maxseg;
   // Idle restart (after_idle) when nothing is outstanding for an RTO.
-  if (tp_.snd_max == tp_.snd_una && (tp_.ticks - t_rcvtime_) >= rtt_.t_rxtcur) cc::cc_after_idle(tp_);
+  if (tp_.snd_max == tp_.snd_una && (tp_.ticks - t_rcvtime_) >= tp_.t_rxtcur) cc::cc_after_idle(tp_);
   for (int guard = 0; guard < 100000; ++guard) {
     refill();
     std::int64_t off = static_cast<std::int32_t>(tp_.snd_nxt - tp_.snd_una);
@@ -325,9 +287,8 @@ void FreeBsdTcpSender::tcp_output() {
     std::int64_t len = 0;
     const sackhole* hole = nullptr;
     int sack_bytes_rxmt = 0;
-    SackConnState st = sack_state();
-    if (sack_on_ && IN_FASTRECOVERY(tp_.t_flags) && (hole = sb_.tcp_sack_output(st, sack_bytes_rxmt)) != nullptr) {
-      const u_int l = SackScoreboard::tcp_sack_rxmit_len(st, *hole, tp_.snd_wnd, sack_bytes_rxmt);
+    if (sack_on_ && IN_FASTRECOVERY(tp_.t_flags) && (hole = tcp_sack_output(tp_, sack_bytes_rxmt)) != nullptr) {
+      const u_int l = tcp_sack_rxmit_len(tp_, *hole, sack_bytes_rxmt);
       if (l > 0) {
         len = l;
         off = static_cast<std::int32_t>(hole->rxmit - tp_.snd_una);
@@ -335,7 +296,7 @@ void FreeBsdTcpSender::tcp_output() {
         sendalot = true;
       }
     } else if (sack_on_) {
-      sack_bytes_rxmt = sb_.sackhint.sack_bytes_rexmit;
+      sack_bytes_rxmt = tp_.sackhint.sack_bytes_rexmit;
     }
     const std::int64_t avail = static_cast<std::int64_t>(std::min<std::uint64_t>(so_snd_cc_, INT32_MAX));
     if (!sack_rxmit) {
@@ -381,15 +342,15 @@ void FreeBsdTcpSender::tcp_output() {
       if (off + len >= avail) send = true;
       if (sack_rxmit || SEQ_LT(tp_.snd_nxt, tp_.snd_max)) send = true;
     }
-    if (!send && acknow_) {
+    if (!send && (tp_.t_flags & TF_ACKNOW)) {
       transmit(tp_.snd_max, 0, tcp_flags::kAck, false);
       --stats_.segments_sent;  // pure ACKs are not data segments (TcpFlowDriver relies on it)
-      acknow_ = false;
+      tp_.t_flags &= ~TF_ACKNOW;
       return;
     }
     if (!send) {
       // just_return: keep the retransmit timer running while data is out.
-      if (!rexmt_.pending() && tp_.snd_max != tp_.snd_una) arm_rexmt(rtt_.t_rxtcur);
+      if (!rexmt_.pending() && tp_.snd_max != tp_.snd_una) arm_rexmt(tp_.t_rxtcur);
       sndbuf_autoscale();
       return;
     }
@@ -397,15 +358,15 @@ void FreeBsdTcpSender::tcp_output() {
     const bool retransmit = sack_rxmit || SEQ_LT(tp_.snd_nxt, tp_.snd_max);
     const std::uint32_t ulen = static_cast<std::uint32_t>(len);
     transmit(seq, ulen, tcp_flags::kAck | (off + len >= avail ? tcp_flags::kPush : 0), retransmit);
-    if (sack_rxmit) sb_.tcp_output_sack_rxmit(st, hole, ulen);
-    if (IN_RECOVERY(tp_.t_flags)) sb_.tcp_output_prr_account(st, ulen);
+    if (sack_rxmit) tcp_output_sack_rxmit(tp_, hole, ulen);
+    if (IN_RECOVERY(tp_.t_flags)) tcp_output_prr_account(tp_, ulen);
     if (!sack_rxmit) {
       tp_.snd_nxt += ulen;
       if (SEQ_GT(tp_.snd_nxt, tp_.snd_max)) tp_.snd_max = tp_.snd_nxt;
     }
-    acknow_ = false;
+    tp_.t_flags &= ~TF_ACKNOW;
     if (!rexmt_.pending() && ((sack_rxmit && tp_.snd_nxt != tp_.snd_max) || tp_.snd_nxt != tp_.snd_una)) {
-      arm_rexmt(rtt_.t_rxtcur);
+      arm_rexmt(tp_.t_rxtcur);
     }
     if (!sendalot) {
       sndbuf_autoscale();
@@ -417,9 +378,9 @@ void FreeBsdTcpSender::tcp_output() {
 }
 
 void FreeBsdTcpSender::tcp_do_prr_ack(sackstatus_t sack_changed, std::uint32_t maxseg) {
-  sackhint& h = sb_.sackhint;
+  struct sackhint& h = tp_.sackhint;
   const int del_data = h.delivered_data;
-  const int pipe = sb_.tcp_compute_pipe(sack_state());
+  const int pipe = tcp_compute_pipe(tp_);
   h.prr_delivered += static_cast<std::uint32_t>(del_data);
   std::int64_t snd_cnt = 0;
   if (pipe >= static_cast<std::int64_t>(tp_.snd_ssthresh)) {
@@ -458,34 +419,29 @@ void FreeBsdTcpSender::tcp_do_segment(const Packet& p) {
   if (tlen > 0) receive_data(p);
   bool needoutput = false;
   if (SEQ_GT(th_ack, tp_.snd_max)) {  // dropafterack
-    acknow_ = true;
+    tp_.t_flags |= TF_ACKNOW;
     tcp_output();
     return;
   }
   const bool has_sack = sack_on_ && th.sack_block_count > 0;
-  const bool sack_recovery = sack_on_ && (has_sack || !sb_.empty());
+  const bool sack_recovery = sack_on_ && (has_sack || !tp_.snd_holes.empty());
   sackstatus_t sack_changed = SACK_NOCHANGE;
   if (sack_recovery) {
     std::array<sackblk, 4> blocks{};
     for (int i = 0; i < th.sack_block_count; ++i) blocks[i] = {th.sack_blocks[i].start, th.sack_blocks[i].end};
-    SackConnState st = sack_state();
-    sack_changed = sb_.tcp_sack_doack(st, std::span<const sackblk>(blocks.data(), th.sack_block_count), th_ack);
-    sack_state_back(st);
-    if (sack_changed != SACK_NOCHANGE && config_.lrd && sb_.tcp_sack_lost_retransmission(sack_state())) {
+    sack_changed = tcp_sack_doack(tp_, std::span<const sackblk>(blocks.data(), th.sack_block_count), th_ack);
+    if (sack_changed != SACK_NOCHANGE && (tp_.t_flags & TF_LRD) && tcp_sack_lost_retransmission(tp_)) {
       ++stats_.lrd_events;
       tp_.snd_cwnd = tp_.snd_ssthresh;
-      cc::EXIT_RECOVERY(tp_.t_flags);
-      hint_to_cc(sb_.sackhint, tp_.sackhint);
+      EXIT_RECOVERY(tp_.t_flags);
       cc::cc_cong_signal(tp_, th_ack, cc::CC_NDUPACK);
       tp_.snd_cwnd = tp_.maxseg;
-      sb_.sackhint.recover_fs = (tp_.snd_max - tp_.snd_una) - sb_.sackhint.recover_fs;
+      tp_.sackhint.recover_fs = (tp_.snd_max - tp_.snd_una) - tp_.sackhint.recover_fs;
     }
   } else {
-    sb_.sackhint.sacked_bytes = 0;
+    tp_.sackhint.sacked_bytes = 0;
   }
   const std::uint32_t maxseg = tp_.maxseg;
-  tp_.snd_numholes = sb_.snd_numholes();
-  hint_to_cc(sb_.sackhint, tp_.sackhint);
 
   auto enter_recovery = [&]() -> bool {  // returns false for FreeBSD's "break"
     tp_.t_dupacks = tcprexmtthresh;
@@ -499,9 +455,9 @@ void FreeBsdTcpSender::tcp_do_segment(const Packet& p) {
     cc::cc_ack_received(tp_, th_ack, nsegs, cc::CC_DUPACK);
     stop_rexmt();
     if (config_.prr) {
-      sb_.sackhint.prr_delivered = sack_recovery ? maxseg : std::min<std::uint32_t>(tp_.snd_max - tp_.snd_una,
+      tp_.sackhint.prr_delivered = sack_recovery ? maxseg : std::min<std::uint32_t>(tp_.snd_max - tp_.snd_una,
                                                                                     3u * maxseg);
-      sb_.sackhint.recover_fs = std::max<std::uint32_t>(1, tp_.snd_nxt - tp_.snd_una);
+      tp_.sackhint.recover_fs = std::max<std::uint32_t>(1, tp_.snd_nxt - tp_.snd_una);
     }
     snd_limited_ = 0;
     ++stats_.recovery_episodes;
@@ -523,7 +479,7 @@ void FreeBsdTcpSender::tcp_do_segment(const Packet& p) {
         if (config_.prr && IN_FASTRECOVERY(tp_.t_flags) && sack_on_) {
           tcp_do_prr_ack(sack_changed, maxseg);
         } else if (sack_recovery && IN_FASTRECOVERY(tp_.t_flags)) {
-          const int awnd = sb_.tcp_compute_pipe(sack_state());
+          const int awnd = tcp_compute_pipe(tp_);
           if (awnd < static_cast<int>(tp_.snd_ssthresh)) {
             tp_.snd_cwnd += maxseg;
             if (tp_.snd_cwnd > tp_.snd_ssthresh) tp_.snd_cwnd = tp_.snd_ssthresh;
@@ -534,7 +490,7 @@ void FreeBsdTcpSender::tcp_do_segment(const Packet& p) {
         tcp_output();
         return;
       } else if (tp_.t_dupacks == tcprexmtthresh ||
-                 (sack_on_ && sb_.sackhint.sacked_bytes > static_cast<int>((tcprexmtthresh - 1) * maxseg))) {
+                 (sack_on_ && tp_.sackhint.sacked_bytes > static_cast<int>((tcprexmtthresh - 1) * maxseg))) {
         if (enter_recovery()) return;
       } else if (config_.limited_transmit) {
         cc::cc_ack_received(tp_, th_ack, nsegs, cc::CC_DUPACK);
@@ -543,7 +499,8 @@ void FreeBsdTcpSender::tcp_do_segment(const Packet& p) {
         if (tp_.t_dupacks == 1) snd_limited_ = 0;
         tp_.snd_cwnd = (tp_.snd_nxt - tp_.snd_una) + static_cast<std::uint32_t>(tp_.t_dupacks - snd_limited_) * maxseg;
         refill();
-        if (acknow_ || so_snd_cc_ >= static_cast<std::uint64_t>(tp_.snd_nxt - tp_.snd_una)) tcp_output();
+        if ((tp_.t_flags & TF_ACKNOW) || so_snd_cc_ >= static_cast<std::uint64_t>(tp_.snd_nxt - tp_.snd_una))
+          tcp_output();
         const std::uint32_t sent = tp_.snd_max - oldsndmax;
         if (sent > maxseg) {
           snd_limited_ = 2;
@@ -560,7 +517,7 @@ void FreeBsdTcpSender::tcp_do_segment(const Packet& p) {
     if (sack_recovery && sack_changed != SACK_NOCHANGE) {
       ++tp_.t_dupacks;
       if (!IN_FASTRECOVERY(tp_.t_flags) &&
-          sb_.sackhint.sacked_bytes > static_cast<int>((tcprexmtthresh - 1) * maxseg)) {
+          tp_.sackhint.sacked_bytes > static_cast<int>((tcprexmtthresh - 1) * maxseg)) {
         resume = enter_recovery() ? SEQ_GT(th_ack, tp_.snd_una) : true;
         if (!resume) return;
       }
@@ -572,38 +529,32 @@ void FreeBsdTcpSender::tcp_do_segment(const Packet& p) {
           if (config_.prr && has_sack) {
             stop_rexmt();
             tcp_do_prr_ack(sack_changed, maxseg);
-            acknow_ = true;
+            tp_.t_flags |= TF_ACKNOW;
             tcp_output();
           } else {
             stop_rexmt();
-            SackConnState st = sack_state();
-            sb_.tcp_sack_partialack(st, th_ack);
-            sack_state_back(st);
-            acknow_ = true;
+            tcp_sack_partialack(tp_, th_ack);  // sets TF_ACKNOW
             tcp_output();
           }
         }
       } else {
-        hint_to_cc(sb_.sackhint, tp_.sackhint);
         cc::cc_post_recovery(tp_, th_ack);
-        hint_from_cc(tp_.sackhint, sb_.sackhint);
       }
     }
     // process_ACK
     const std::uint32_t acked = th_ack - tp_.snd_una;
-    if (tp_.t_rxtshift == 1 && (tp_.t_flags & cc::TF_PREVVALID) != 0 && t_badrxtwin_ != 0 && th.ts_present &&
-        th.ts_ecr != 0 && ts_lt(th.ts_ecr - ts_offset_, t_badrxtwin_)) {
+    if (tp_.t_rxtshift == 1 && (tp_.t_flags & TF_PREVVALID) != 0 && tp_.t_badrxtwin != 0 && th.ts_present &&
+        th.ts_ecr != 0 && ts_lt(th.ts_ecr - ts_offset_, tp_.t_badrxtwin)) {
       cc::cc_cong_signal(tp_, th_ack, cc::CC_RTO_ERR);
     }
     if (ts_on_ && th.ts_present && th.ts_ecr != 0) {
-      tcp_xmit_timer(rtt_, tcp_ts_rtt_sample(ts_now(), th.ts_ecr - ts_offset_, timers_.hz), timers_);
-      sync_rtt_to_cc();
+      tcp_xmit_timer(tp_, tcp_ts_rtt_sample(ts_now(), th.ts_ecr - ts_offset_, timers_.hz), timers_);
     }
     if (th_ack == tp_.snd_max) {
       stop_rexmt();
       needoutput = true;
     } else {
-      arm_rexmt(rtt_.t_rxtcur);
+      arm_rexmt(tp_.t_rxtcur);
     }
     if (acked > 0) {
       cc::cc_ack_received(tp_, th_ack, nsegs, cc::CC_ACK);
@@ -613,7 +564,7 @@ void FreeBsdTcpSender::tcp_do_segment(const Packet& p) {
       if (!IN_RECOVERY(tp_.t_flags) && SEQ_GT(tp_.snd_una, tp_.snd_recover) && SEQ_LEQ(th_ack, tp_.snd_recover)) {
         tp_.snd_recover = th_ack - 1;
       }
-      if (IN_RECOVERY(tp_.t_flags) && SEQ_GEQ(th_ack, tp_.snd_recover)) cc::EXIT_RECOVERY(tp_.t_flags);
+      if (IN_RECOVERY(tp_.t_flags) && SEQ_GEQ(th_ack, tp_.snd_recover)) EXIT_RECOVERY(tp_.t_flags);
       tp_.snd_una = th_ack;
       if (sack_on_ && SEQ_GT(tp_.snd_una, tp_.snd_recover)) tp_.snd_recover = tp_.snd_una;
       if (SEQ_LT(tp_.snd_nxt, tp_.snd_una)) tp_.snd_nxt = tp_.snd_una;
@@ -627,14 +578,14 @@ void FreeBsdTcpSender::tcp_do_segment(const Packet& p) {
     snd_wl2_ = th_ack;
     needoutput = true;
   }
-  if (needoutput || acknow_) tcp_output();
+  if (needoutput || (tp_.t_flags & TF_ACKNOW)) tcp_output();
 }
 
 void FreeBsdTcpSender::handle_event(std::uint64_t tag) {
   if (tag == kDelackTimer) {
     // tcp_timer_delack: the delayed ACK goes out now.
     sync_clock();
-    acknow_ = true;
+    tp_.t_flags |= TF_ACKNOW;
     tcp_output();
     return;
   }
@@ -648,43 +599,40 @@ void FreeBsdTcpSender::handle_event(std::uint64_t tag) {
 void FreeBsdTcpSender::tcp_timer_rexmt() {
   sync_clock();
   if (state_ == State::syn_sent) {
-    if (++rtt_.t_rxtshift > TCP_MAXRXTSHIFT) {
+    if (++tp_.t_rxtshift > TCP_MAXRXTSHIFT) {
       state_ = State::closed;
       return;
     }
     ++stats_.syn_retransmits;
-    rtt_.t_rxtcur = tcpt_rangeset(timers_.rexmit_initial * kSynBackoff[static_cast<std::size_t>(rtt_.t_rxtshift)],
-                                  rtt_.t_rttmin, timers_.rexmtmax, timers_.rexmit_slop);
+    tp_.t_rxtcur = tcpt_rangeset(timers_.rexmit_initial * kSynBackoff[static_cast<std::size_t>(tp_.t_rxtshift)],
+                                 tp_.t_rttmin, timers_.rexmtmax, timers_.rexmit_slop);
     tp_.snd_cwnd = 1;  // cc_conn_init then starts from one segment
     send_syn();
-    arm_rexmt(rtt_.t_rxtcur);
+    arm_rexmt(tp_.t_rxtcur);
     return;
   }
   if (state_ != State::established) return;
-  if (++rtt_.t_rxtshift > TCP_MAXRXTSHIFT) {
+  if (++tp_.t_rxtshift > TCP_MAXRXTSHIFT) {
     state_ = State::closed;  // tcp_drop(ETIMEDOUT)
     return;
   }
   ++stats_.rto_count;
-  if (rtt_.t_rxtshift == 1) {
+  if (tp_.t_rxtshift == 1) {
     tp_.snd_cwnd_prev = tp_.snd_cwnd;
     tp_.snd_ssthresh_prev = tp_.snd_ssthresh;
     tp_.snd_recover_prev = tp_.snd_recover;
-    if (IN_FASTRECOVERY(tp_.t_flags)) tp_.t_flags |= cc::TF_WASFRECOVERY; else tp_.t_flags &= ~cc::TF_WASFRECOVERY;
-    if (IN_CONGRECOVERY(tp_.t_flags)) tp_.t_flags |= cc::TF_WASCRECOVERY; else tp_.t_flags &= ~cc::TF_WASCRECOVERY;
-    t_badrxtwin_ = ts_now();
-    tp_.t_flags |= cc::TF_PREVVALID;
+    if (IN_FASTRECOVERY(tp_.t_flags)) tp_.t_flags |= TF_WASFRECOVERY; else tp_.t_flags &= ~TF_WASFRECOVERY;
+    if (IN_CONGRECOVERY(tp_.t_flags)) tp_.t_flags |= TF_WASCRECOVERY; else tp_.t_flags &= ~TF_WASCRECOVERY;
+    tp_.t_badrxtwin = ts_now();
+    tp_.t_flags |= TF_PREVVALID;
   } else {
-    tp_.t_flags &= ~cc::TF_PREVVALID;
+    tp_.t_flags &= ~TF_PREVVALID;
   }
-  if (sack_on_) sb_.tcp_sack_timer_rexmt(rtt_.t_rxtshift);
-  rtt_.t_rxtcur = tcp_backed_off_rto(rtt_, timers_);
+  if (sack_on_) tcp_sack_timer_rexmt(tp_);
+  tp_.t_rxtcur = tcp_backed_off_rto(tp_, timers_);
   tp_.snd_nxt = tp_.snd_una;
   tp_.snd_recover = tp_.snd_max;
-  acknow_ = true;
-  sync_rtt_to_cc();
-  tp_.snd_numholes = sb_.snd_numholes();
-  hint_to_cc(sb_.sackhint, tp_.sackhint);
+  tp_.t_flags |= TF_ACKNOW;
   cc::cc_cong_signal(tp_, std::nullopt, cc::CC_RTO);
   tcp_output();
 }

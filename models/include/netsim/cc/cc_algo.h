@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "netsim/cc/cc_var.h"
+#include "netsim/tcp/tcp_var.h"  // struct tcpcb, reached through CcVar::tp
 
 namespace netsim::cc {
 

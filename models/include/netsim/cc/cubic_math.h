@@ -155,7 +155,10 @@ struct CubicData {
   std::uint64_t undo_W_est = 0;
   std::uint64_t undo_cwnd_epoch = 0;
   std::uint64_t num_cong_events = 0;  // in the stock struct only; never updated
-  // HyStart++ (only reachable with CCF_HYSTART_ALLOWED).
+  // HyStart++ (only reachable with CCF_HYSTART_ALLOWED). The same fields as
+  // NewRenoData's: FreeBSD's struct cubic has its own copy of struct
+  // newreno's css_* fields (cc_cubic.h @ 0162500b, cc_newreno.h @ 2d614aa2),
+  // so the duplication is kept.
   std::uint32_t css_baseline_minrtt = 0;
   std::uint32_t css_current_round_minrtt = 0;
   std::uint32_t css_lastround_minrtt = 0;

@@ -71,7 +71,12 @@ inline constexpr std::uint32_t CC_NEWRENO_HYSTART_ENABLED = 0x0002;
 inline constexpr std::uint32_t CC_NEWRENO_HYSTART_IN_CSS = 0x0004;
 inline constexpr std::uint32_t CC_NEWRENO_BETA_ECN_ENABLED = 0x0020;
 
-// struct newreno.
+// struct newreno (cc_newreno.h). The HyStart++ fields css_* are repeated in
+// CubicData, because FreeBSD repeats them: struct cubic (cc_cubic.h @ 0162500b)
+// has its own copy and cc_cubic.c its own copy of the HyStart++ code, keyed on
+// CUBICFLAG_HYSTART_* instead of CC_NEWRENO_HYSTART_*. Only the code is shared
+// here (the templates in models/src/cc/cc_internal.h); each module keeps its
+// own state, as in FreeBSD.
 struct NewRenoData {
   std::uint32_t beta = 0;      // percent, from net.inet.tcp.cc.newreno.beta at cb_init
   std::uint32_t beta_ecn = 0;  // percent, used for ECN only with cc.abe or BETA_ECN_ENABLED

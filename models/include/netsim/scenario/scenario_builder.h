@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "netsim/app/iperf2_client.h"
+#include "netsim/app/iperf2_server.h"
 #include "netsim/app/iperf3_client.h"
 #include "netsim/app/iperf3_server.h"
 #include "netsim/app/udp_sink.h"
@@ -111,9 +113,12 @@ struct BuiltTcpFlow {
   tcp::FreeBsdTcpSender* sender;            // the (first) data connection
   std::vector<tcp::FreeBsdTcpSender*> senders;  // every data connection (iperf3 -P: several)
   tcp::LinuxTcpReceiver* receiver;  // shared by all flows to the same (host, dst_port)
-  TcpFlowApp* driver;               // the flow's application: TcpFlowDriver or Iperf3TcpFlow
+  TcpFlowApp* driver;               // the flow's application: TcpFlowDriver, Iperf3TcpFlow or Iperf2TcpFlow
   app::Iperf3Client* iperf3_client = nullptr;  // app: iperf3 only
   app::Iperf3Server* iperf3_server = nullptr;
+  app::Iperf2Client* iperf2_client = nullptr;  // app: iperf2 only
+  app::Iperf2Server* iperf2_server = nullptr;
+  SimTime start = 0;  // the flow's actual start: spec start plus its start_jitter draw
 };
 
 // Everything a run needs, owned together. The spec must outlive it.

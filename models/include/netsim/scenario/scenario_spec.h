@@ -132,16 +132,27 @@ struct TcpFlowSpec {
   // control protocol (models/app, docs/iperf3.md): a control connection
   // first (its SYN is what a receiver's nth rule sees first), the parameter
   // exchange, `parallel` data connections, and `time` measured from the
-  // client's reading of TEST_START, as iperf3 -t does.
+  // client's reading of TEST_START, as iperf3 -t does. iperf2: iperf 2.1.8
+  // (docs/iperf2.md): `parallel` connections to dst_port (default 5001 for
+  // this app), each starting with the 60-byte test header, and `time`
+  // measured from the connect.
   std::string app = "bulk";
-  SimTime time = 10'000'000'000'000;  // iperf3 -t: 10 s
-  std::uint64_t length = 131072;      // iperf3 -l: bytes per write (TCP default 128 KB)
-  int parallel = 1;                   // iperf3 -P: data connections (1..128)
+  SimTime time = 10'000'000'000'000;  // iperf3/iperf2 -t: 10 s
+  std::uint64_t length = 131072;      // iperf3/iperf2 -l: bytes per write (TCP default 128 KB)
+  int parallel = 1;                   // iperf3/iperf2 -P: data connections (1..128)
+  // The flow starts at start + a uniform draw in [0, start_jitter] from the
+  // flow's own random stream ("flow/<name>"): different per seed.
+  SimTime start_jitter = 0;
 };
 
+// One sweep axis. Usually one field (`links.wan.delay: [10us, 100us]`); a
+// linked axis sets several fields together, written "PATH + PATH + ...": each
+// value is either one scalar for all of them or a list with one scalar per
+// field (`traffic.s1.cc + traffic.s2.cc: [[cubic, newreno], [newreno, cubic]]`).
 struct SweepAxis {
-  std::string key;                  // a --set style path, e.g. links.wan.delay
-  std::vector<std::string> values;  // scalar texts, applied as overrides
+  std::string key;                               // as written, e.g. "links.wan.delay" or "a.x + b.y"
+  std::vector<std::string> paths;                // the --set style paths it sets (>= 1)
+  std::vector<std::vector<std::string>> values;  // per run value: one scalar text per path
   SourceLoc loc;
 };
 

@@ -12,6 +12,10 @@
 //     sys/netinet/tcp_timer.c   tcp_timer_rexmt
 // See shared/design/freebsd-tcp.md sections 3.1-3.9 and docs/tcp-sender.md.
 //
+// The connection state is one tcpcb (tcp::Tcpcb, netsim/tcp/tcp_var.h), as in
+// FreeBSD: the CC wrappers, the SACK scoreboard functions and tcp_xmit_timer
+// all work on it directly.
+//
 // It is a data sender. The peer's in-order data (iperf3 control messages) is
 // acknowledged with FreeBSD's delayed ACK (tcp_input.c DELAY_ACK / TF_DELACK,
 // net.inet.tcp.delacktime = TCPTV_DELACK = hz/25 ticks) and its byte count
@@ -25,13 +29,11 @@
 #include <string>
 
 #include "netsim/cc/cc_algo.h"
-#include "netsim/cc/cc_var.h"
 #include "netsim/host/host.h"
 #include "netsim/sim/tick_clock.h"
-#include "netsim/tcp/sack_scoreboard.h"
-#include "netsim/tcp/tcp_rtt.h"
 #include "netsim/tcp/tcp_timer_params.h"
 #include "netsim/tcp/tcp_trace.h"
+#include "netsim/tcp/tcp_var.h"
 
 namespace netsim::tcp {
 
@@ -107,18 +109,19 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   const FreeBsdTcpStats& stats() const { return stats_; }
   // Bytes cumulatively acknowledged by the peer (data only).
   std::uint64_t bytes_acked() const { return bytes_acked_total_; }
-  const cc::CcConnState& tcpcb() const { return tp_; }
-  const TcpRttState& rtt() const { return rtt_; }
-  const SackScoreboard& scoreboard() const { return sb_; }
+  // The connection's tcpcb: windows, sequence space, t_flags, RTT/RTO state,
+  // SACK scoreboard (snd_holes, sackhint), CC state.
+  const Tcpcb& tcpcb() const { return tp_; }
   std::uint32_t send_buffer_hiwat() const { return sb_hiwat_; }
-  int pipe() const { return sb_.tcp_compute_pipe(sack_state()); }
-  // tcpi_rtt in microseconds: (t_srtt * tick) >> 5.
+  int pipe() const { return tcp_compute_pipe(tp_); }
+  // tcpi_rttvar in microseconds: (t_rttvar * tick) >> 4.
   std::uint32_t rttvar_usecs() const {
-    return static_cast<std::uint32_t>((static_cast<std::int64_t>(rtt_.t_rttvar) * timers_.tick_usecs()) >>
+    return static_cast<std::uint32_t>((static_cast<std::int64_t>(tp_.t_rttvar) * timers_.tick_usecs()) >>
                                       TCP_RTTVAR_SHIFT);
   }
+  // tcpi_rtt in microseconds: (t_srtt * tick) >> 5.
   std::uint32_t srtt_usecs() const {
-    return static_cast<std::uint32_t>((static_cast<std::int64_t>(rtt_.t_srtt) * timers_.tick_usecs()) >> TCP_RTT_SHIFT);
+    return static_cast<std::uint32_t>((static_cast<std::int64_t>(tp_.t_srtt) * timers_.tick_usecs()) >> TCP_RTT_SHIFT);
   }
 
  private:
@@ -127,9 +130,6 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   // tcp_ts_getticks(): milliseconds of uptime, as cached at the last hardclock.
   std::uint32_t ts_now() const;
   void sync_clock() { tp_.ticks = static_cast<int>(clock_.ticks()); }
-  SackConnState sack_state() const;
-  void sack_state_back(const SackConnState& s);
-  void sync_rtt_to_cc();
 
   void tcp_output();
   void send_syn();
@@ -152,9 +152,7 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   FreeBsdTcpConfig config_;
   TcpTimerParams timers_;
   std::unique_ptr<cc::CcAlgo> cc_;
-  cc::CcConnState tp_;
-  TcpRttState rtt_;
-  SackScoreboard sb_;
+  Tcpcb tp_;
   Callout rexmt_;
   Callout delack_;   // TT_DELACK
   State state_ = State::closed;
@@ -165,14 +163,11 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   std::uint32_t ts_offset_ = 0;       // per-connection random TS offset (RFC 7323 5.4)
   std::uint8_t snd_scale_offered_ = 0;
   bool ts_on_ = false;
-  bool sack_on_ = false;
+  bool sack_on_ = false;  // SACK permitted both ways (FreeBSD: TF_SACK_PERMIT, not set here; see handle_syn_ack)
   int t_rcvtime_ = 0;
   int snd_limited_ = 0;
   std::uint32_t snd_wl1_ = 0;
   std::uint32_t snd_wl2_ = 0;
-  std::uint32_t t_badrxtwin_ = 0;
-  bool acknow_ = false;         // TF_ACKNOW
-  bool delack_flag_ = false;    // TF_DELACK: arm the delayed-ACK timer after this segment
   std::uint64_t bytes_received_ = 0;
   std::uint64_t data_for_app_ = 0;  // in-order bytes of the segment being processed
 
