@@ -26,7 +26,7 @@ std::string unique_suffix() {
 
 }  // namespace
 
-void write_file_atomically(const std::filesystem::path& target, std::string_view bytes) {
+void write_file_atomically(const std::filesystem::path& target, std::string_view bytes, bool sync_dir) {
   const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
   const std::filesystem::path tmp = dir / ("." + target.filename().string() + "." + unique_suffix() + ".tmp");
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -53,12 +53,15 @@ void write_file_atomically(const std::filesystem::path& target, std::string_view
     ::unlink(tmp.c_str());
     fail("cannot rename " + tmp.string() + " to", target, err);
   }
-  // The rename itself is durable only once the directory is synced.
-  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
+  if (sync_dir) sync_directory(dir);
+}
+
+bool sync_directory(const std::filesystem::path& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool ok = ::fsync(fd) == 0;
+  ::close(fd);
+  return ok;
 }
 
 }  // namespace netsim::sweep

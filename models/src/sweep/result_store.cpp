@@ -59,11 +59,13 @@ void ResultStore::put(const results::SweepRecord& r) const {
   std::string bytes;
   if (!r.SerializeToString(&bytes)) throw StoreError("cannot serialize the record of run " + r.key());
   try {
-    write_file_atomically(record_path(r.key()), bytes);
+    write_file_atomically(record_path(r.key()), bytes, false);
   } catch (const std::runtime_error& e) {
     throw StoreError(e.what());
   }
 }
+
+void ResultStore::sync() const { sync_directory(dir_ / "runs"); }
 
 ResultStore::Contents ResultStore::load() const {
   Contents c;

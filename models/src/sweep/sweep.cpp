@@ -101,6 +101,7 @@ SweepSummary Sweep::run(const std::function<void(const RunEvent&)>& on_run) {
   for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
   worker();
   for (auto& t : threads) t.join();
+  if (store_) store_->sync();
   if (first_error) std::rethrow_exception(first_error);
   sum.not_run = todo.size() - sum.ran;
   sum.stopped = sum.not_run > 0;

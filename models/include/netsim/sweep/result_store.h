@@ -36,8 +36,13 @@ class ResultStore {
   const std::filesystem::path& dir() const { return dir_; }
   std::filesystem::path record_path(const std::string& key) const;
 
-  // Writes (or replaces) the record of r.key() atomically. Throws StoreError.
+  // Writes (or replaces) the record of r.key() atomically: complete or
+  // absent after a kill or a power loss. Throws StoreError.
   void put(const results::SweepRecord& r) const;
+
+  // Makes the records put so far durable across a power loss (one fsync of
+  // runs/ for many records, rather than one per record).
+  void sync() const;
 
   struct Contents {
     std::map<std::string, results::SweepRecord> by_key;
