@@ -95,5 +95,124 @@ TEST(MeasuredComparison, MalformedBlockNamesFileLineAndField) {
   }
 }
 
+// Two flows per cell (T2's layout): each sender's throughput and Jain's index.
+const char* kTwoFlows = R"(
+name: cmp2
+duration: 1s
+hosts:
+  a: { address: 10.0.0.1 }
+  c: { address: 10.0.0.3 }
+  b: { address: 10.0.0.2 }
+switches:
+  sw: {}
+links:
+  ab: { ends: [a, sw], rate: 1Gbps }
+  cb: { ends: [c, sw], rate: 1Gbps }
+  sb: { ends: [sw, b], rate: 1Gbps }
+traffic:
+  s1: { type: udp, from: a, to: b, dst_port: 5001, rate: 100Mbps }
+  s2: { type: udp, from: c, to: b, dst_port: 5002, rate: 100Mbps }
+sweep:
+  traffic.s1.rate: [100Mbps, 200Mbps]
+measured:
+  source: "two flows"
+  keys: { r1: traffic.s1.rate }
+  metrics:
+    s1: { flow: s1 }
+    s2: { flow: s2, metric: receiver_mbps }
+    jain: { fairness: [s1, s2] }
+  cells:
+    - { r1: 100Mbps, s1: 317, s2: 533, jain: 0.94 }
+    - { r1: 200Mbps, s1: 500, s2: 500, jain: 1 }
+)";
+
+results::RunSet two_flow_runs() {
+  results::RunSet set;
+  // Cell 100Mbps: seeds 1 and 2; cell 200Mbps: seed 1.
+  for (auto [rate, seed, a, c] : {std::tuple{"100Mbps", 1, 317.0, 533.0}, {"100Mbps", 2, 400.0, 400.0},
+                                  {"200Mbps", 1, 600.0, 200.0}}) {
+    auto* r = set.add_runs();
+    r->set_seed(seed);
+    auto* o = r->add_overrides();
+    o->set_key("traffic.s1.rate");
+    o->set_value(rate);
+    for (auto [name, mbps] : {std::pair{"s1", a}, {"s2", c}}) {
+      auto* f = r->add_flows();
+      f->set_name(name);
+      f->set_receiver_mbps(mbps);
+      f->set_sender_mbps(mbps);
+    }
+  }
+  return set;
+}
+
+TEST(MeasuredComparison, SeveralMetricsPerCellWithJainsIndex) {
+  const auto m = parse_measured(parse_scenario_text(kTwoFlows, "cmp2.yaml"));
+  ASSERT_TRUE(m.has_value());
+  ASSERT_EQ(m->metrics.size(), 3u);
+  EXPECT_TRUE(m->multi);
+  EXPECT_TRUE(m->metrics[2].is_fairness());
+  const auto rows = compare(two_flow_runs(), *m);
+  ASSERT_EQ(rows.size(), 2u);
+  ASSERT_EQ(rows[0].metrics.size(), 3u);
+  // s1: (317 + 400) / 2 = 358.5 against 317: +13.09%.
+  EXPECT_EQ(rows[0].metrics[0].runs, 2u);
+  EXPECT_DOUBLE_EQ(rows[0].metrics[0].sim_mean, 358.5);
+  EXPECT_NEAR(rows[0].metrics[0].error, (358.5 - 317.0) / 317.0 * 100.0, 1e-12);
+  // Jain: seed 1 850^2 / (2 x 384578) = 0.939337..., seed 2 exactly 1; mean
+  // 0.969668...; error in index points against 0.94: +2.97.
+  const double j1 = 722500.0 / 769156.0;
+  EXPECT_NEAR(rows[0].metrics[2].sim_min, j1, 1e-15);
+  EXPECT_DOUBLE_EQ(rows[0].metrics[2].sim_max, 1.0);
+  EXPECT_NEAR(rows[0].metrics[2].sim_mean, (j1 + 1.0) / 2, 1e-15);
+  EXPECT_NEAR(rows[0].metrics[2].error, ((j1 + 1.0) / 2 - 0.94) * 100.0, 1e-12);
+  // Cell 200Mbps: 600 / 200 -> 800^2 / (2 x 400000) = 0.8, 20 points below 1.
+  EXPECT_NEAR(rows[1].metrics[2].sim_mean, 0.8, 1e-15);
+  EXPECT_NEAR(rows[1].metrics[2].error, -20.0, 1e-12);
+  // The first metric also fills the single-metric fields (claims use them).
+  EXPECT_DOUBLE_EQ(rows[0].sim_mean, 358.5);
+}
+
+TEST(MeasuredComparison, SeveralMetricsCsvAndText) {
+  const auto m = parse_measured(parse_scenario_text(kTwoFlows, "cmp2.yaml"));
+  ASSERT_TRUE(m.has_value());
+  std::ostringstream csv;
+  write_comparison_csv(csv, two_flow_runs(), *m);
+  std::istringstream lines(csv.str());
+  std::string header, row1;
+  std::getline(lines, header);
+  std::getline(lines, row1);
+  EXPECT_EQ(header, "r1,seed,s1_mbps,s2_mbps,jain,measured_s1_mbps,measured_s2_mbps,measured_jain");
+  EXPECT_EQ(row1.substr(0, 20), "100Mbps,1,317,533,0.");
+  EXPECT_NE(row1.find(",317,533,0.94"), std::string::npos) << row1;
+  std::ostringstream text;
+  write_comparison_text(text, two_flow_runs(), *m);
+  EXPECT_NE(text.str().find("error pt"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("94.0%"), std::string::npos) << text.str();   // measured Jain
+  EXPECT_NE(text.str().find("+3.0"), std::string::npos) << text.str();    // +2.97 points
+}
+
+TEST(MeasuredComparison, SeveralMetricsErrorsNameTheField) {
+  auto expect_error = [](const std::string& from, const std::string& to, const std::string& field,
+                         const std::string& fragment) {
+    std::string text = kTwoFlows;
+    const auto pos = text.find(from);
+    ASSERT_NE(pos, std::string::npos) << from;
+    text.replace(pos, from.size(), to);
+    try {
+      parse_measured(parse_scenario_text(text, "bad2.yaml"));
+      FAIL() << "no error for " << to;
+    } catch (const ScenarioError& e) {
+      EXPECT_EQ(e.field, field);
+      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    }
+  };
+  expect_error("jain: 0.94", "jain: 94", "measured.cells[0].jain", "at most 1");
+  expect_error("s2: 533, ", "", "measured.cells[0].s2", "missing the measured value 's2'");
+  expect_error("fairness: [s1, s2]", "fairness: [s1]", "measured.metrics.jain.fairness", "at least two");
+  expect_error("{ flow: s1 }", "{ flow: s1, colour: red }", "measured.metrics.s1.colour", "unknown key");
+  expect_error("  metrics:", "  metric: receiver_mbps\n  metrics:", "measured.metrics", "not both");
+}
+
 }  // namespace
 }  // namespace netsim

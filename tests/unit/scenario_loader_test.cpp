@@ -568,6 +568,30 @@ TEST(ScenarioSweep, CommandLineWinsOverAxis) {
   }
 }
 
+TEST(ScenarioSweep, SeedsRepeatEveryCellWithConsecutiveSeeds) {
+  const ScenarioSpec s = parse_scenario_text(kBase + "seed: 7\nseeds: 3\nsweep:\n  hosts.a.hz: [100, 1000]\n", "inline.yaml");
+  EXPECT_EQ(s.seeds, 3);
+  const auto cells = expand_sweep(s);
+  ASSERT_EQ(cells.size(), 6u);
+  const std::vector<std::pair<std::string, std::string>> expected{{"100", "7"},  {"100", "8"},  {"100", "9"},
+                                                                  {"1000", "7"}, {"1000", "8"}, {"1000", "9"}};
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    ASSERT_EQ(cells[i].size(), 2u);
+    EXPECT_EQ(cells[i][0].value, expected[i].first);
+    EXPECT_EQ(cells[i][1].key, "seed");
+    EXPECT_EQ(cells[i][1].value, expected[i].second);
+  }
+  // Without a sweep: one cell per seed.
+  EXPECT_EQ(expand_sweep(parse_scenario_text(kBase + "seeds: 4\n", "inline.yaml")).size(), 4u);
+  // A seed on the command line pins it: no repetition.
+  const ScenarioSpec pinned = parse_scenario_text(kBase + "seeds: 3\n", "inline.yaml", {parse_override("seed=5")});
+  EXPECT_EQ(expand_sweep(pinned).size(), 1u);
+}
+
+TEST(ScenarioSweep, SeedsMustBePositive) {
+  expect_text_error(kBase + "seeds: 0\n", 10, 8, "seeds", "between 1 and 100000");
+}
+
 TEST(ScenarioSweep, AxisMayAddADefaultedField) {
   const ScenarioSpec s =
       parse_scenario_text(kBase + "sweep:\n  hosts.a.hz: [100, 1000]\n  links.a-b.mtu: [1500, 9000]\n", "inline.yaml");
@@ -638,11 +662,38 @@ TEST(ScenarioTcp, UdpFlowRejectsCc) {
 }
 TEST(ScenarioTcp, TcpFlowRejectsSizeAndRate) {
   expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, size: 1000B }"), 9, 35, "traffic.f.size",
-                    "unknown key 'size' (accepted keys: type, from, to, dst_port, cc, start, stop, sack, lrd, tso, app, time, length)");
+                    "unknown key 'size' (accepted keys: type, from, to, dst_port, cc, start, stop, sack, lrd, tso, app, time, length, parallel)");
   expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, rate: 1Gbps }"), 9, 35, "traffic.f.rate",
                     "unknown key 'rate'");
   expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, sak: true }"), 9, 35, "traffic.f.sak",
                     "did you mean 'sack'?");
+}
+TEST(ScenarioTcp, Iperf3ParallelStreams) {
+  ScenarioSpec s = parse_scenario_text(with_flow("  f: { type: tcp, from: a, to: b, app: iperf3 }"), "inline.yaml");
+  EXPECT_EQ(s.tcp_flows[0].parallel, 1);
+  s = parse_scenario_text(with_flow("  f: { type: tcp, parallel: 8, from: a, to: b, app: iperf3 }"), "inline.yaml");
+  EXPECT_EQ(s.tcp_flows[0].parallel, 8);  // the key may come before app
+  s = parse_scenario_text(with_flow("  f: { type: tcp, from: a, to: b, app: iperf3 }"), "inline.yaml",
+                          {parse_override("traffic.f.parallel=128")});
+  EXPECT_EQ(s.tcp_flows[0].parallel, 128);
+}
+TEST(ScenarioTcp, Iperf3ParallelErrors) {
+  // "  f: { type: tcp, from: a, to: b, app: iperf3, parallel: " is 57 characters: the value is at column 58.
+  expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, app: iperf3, parallel: 0 }"), 9, 58,
+                    "traffic.f.parallel", "out of range: must be between 1 and 128, got 0");
+  expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, app: iperf3, parallel: 129 }"), 9, 58,
+                    "traffic.f.parallel", "got 129");
+  expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, app: iperf3, parallel: two }"), 9, 58,
+                    "traffic.f.parallel", "expected an integer, got 'two'");
+  // -P belongs to iperf3: a bulk flow is one connection.
+  expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, parallel: 2 }"), 9, 45, "traffic.f.parallel",
+                    "parallel (iperf3 -P) applies only to flows with app: iperf3; this flow has app: bulk");
+  expect_text_error(with_flow("  f: { type: udp, from: a, to: b, parallel: 2 }"), 9, 35, "traffic.f.parallel",
+                    "unknown key 'parallel'");
+  const ScenarioError e = text_error(with_flow("  f: { type: tcp, from: a, to: b }"), {parse_override("traffic.f.parallel=4")});
+  EXPECT_EQ(e.loc.file, "--set");
+  EXPECT_EQ(e.field, "traffic.f.parallel");
+  EXPECT_EQ(e.override_text, "traffic.f.parallel=4");
 }
 TEST(ScenarioTcp, TcpFlowSharedChecks) {
   expect_text_error(with_flow("  f: { type: tcp, from: a, to: a }"), 9, 32, "traffic.f.to",

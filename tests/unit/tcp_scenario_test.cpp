@@ -68,7 +68,7 @@ TEST(TcpScenario, FlowCountersAreConsistent) {
   ASSERT_EQ(b.tcp_flows.size(), 1u);
   ASSERT_EQ(b.nics.size(), 1u);
   b.sim->run_until(spec.duration);
-  TcpFlowDriver& d = *b.tcp_flows[0].driver;
+  TcpFlowApp& d = *b.tcp_flows[0].driver;
   d.finish();
   const TcpFlowCounters c = d.counters();
   const auto& tp = b.tcp_flows[0].sender->tcpcb();
@@ -170,8 +170,9 @@ namespace {
 
 TEST(TcpScenario, Iperf3TimingStartsAfterTheControlConnection) {
   // With --packet 0 the rule's first victim is the control connection's SYN,
-  // retried after the initial 1 s RTO; the data connection follows and the
-  // 3 s test is measured from its establishment, as iperf3 -t 3 does.
+  // retried after the initial 1 s RTO; the cookie and parameter exchange and
+  // the data connection follow, and the 3 s test is measured from the
+  // client's reading of TEST_START, as iperf3 -t 3 does.
   const ScenarioSpec spec = load_scenario(
       std::string(NETSIM_SOURCE_DIR) + "/scenarios/tcp-bulk-nth.yaml",
       {{"traffic.iperf3.app", "iperf3"}, {"traffic.iperf3.time", "3s"}});
@@ -181,7 +182,7 @@ TEST(TcpScenario, Iperf3TimingStartsAfterTheControlConnection) {
   const BuiltTcpFlow& f = b.tcp_flows[0];
   EXPECT_EQ(f.sender->stats().syn_retransmits, 0u);  // the data SYN got through
   EXPECT_GT(f.driver->start(), seconds(1));          // after the control SYN's retry...
-  EXPECT_LT(f.driver->start(), seconds(1) + milliseconds(5));  // ...and two handshakes
+  EXPECT_LT(f.driver->start(), seconds(1) + milliseconds(5));  // ...and four round trips (docs/iperf3.md)
   EXPECT_EQ(f.driver->end() - f.driver->start(), seconds(3));
   EXPECT_GT(f.driver->counters().bytes_delivered, 0u);
   const auto r = run_scenario(spec);
@@ -276,8 +277,8 @@ TEST(TcpScenario, TraceHasOneRowPerAckAndAgreesWithTheCounters) {
 namespace netsim {
 namespace {
 
-// iperf3 reporting of one T1 cell: intervals of -i from the data connection's
-// establishment, whole -l blocks on the client side, and totals that are the
+// iperf3 reporting of one T1 cell: intervals of -i from the client's reading
+// of TEST_START, whole -l blocks on the client side, and totals that are the
 // sums of the intervals.
 TEST(TcpScenario, Iperf3IntervalsSumToTheTotals) {
   const ScenarioSpec spec =

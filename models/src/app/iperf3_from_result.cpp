@@ -44,10 +44,14 @@ Iperf3Test iperf3_test_from_result(const results::Iperf3Result& r, std::uint64_t
   t.tcp_mss_default = r.mss();
   t.sender_tcp_congestion = r.congestion();
   t.receiver_tcp_congestion = "cubic";  // the Linux receiver's default; -C is not applied there
-  int socket = 5;  // iperf3's first data socket on a fresh client process
+  // iperf3's first data socket on a fresh client process is fd 5; every stream
+  // also opens a temporary file for its buffer (iperf_new_stream: mkstemp), so
+  // the next stream's socket is two further: 5, 7, 9, ...
+  int socket = 5;
   for (const results::Iperf3Stream& s : r.streams()) {
     Iperf3StreamResult out;
-    out.socket = socket++;
+    out.socket = socket;
+    socket += 2;
     out.local_host = r.client_address();
     out.local_port = static_cast<std::uint16_t>(s.local_port());
     out.remote_host = r.server_address();

@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "cjson_print.h"
+
 namespace netsim::app {
 namespace {
 
@@ -25,12 +27,6 @@ std::string fixed(double v, int precision) {
   char buf[512];
   const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, precision);
   if (r.ec != std::errc()) return "inf";
-  return std::string(buf, r.ptr);
-}
-
-std::string general(double v, int precision) {
-  char buf[64];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, precision);
   return std::string(buf, r.ptr);
 }
 
@@ -119,8 +115,8 @@ class Json {
 
   void print(std::string& out, int depth) const {
     switch (type_) {
-      case Type::number: print_number(out, number_); break;
-      case Type::string: print_string(out, string_); break;
+      case Type::number: cjson_print_number(out, number_); break;
+      case Type::string: cjson_print_string(out, string_); break;
       case Type::boolean: out += boolean_ ? "true" : "false"; break;
       case Type::array:
         out += '[';
@@ -134,7 +130,7 @@ class Json {
         out += "{\n";
         for (std::size_t i = 0; i < items_.size(); ++i) {
           out.append(static_cast<std::size_t>(depth + 1), '\t');
-          print_string(out, keys_[i]);
+          cjson_print_string(out, keys_[i]);
           out += ":\t";
           items_[i].print(out, depth + 1);
           if (i + 1 < items_.size()) out += ',';
@@ -149,61 +145,6 @@ class Json {
  private:
   enum class Type { number, string, boolean, array, object };
   explicit Json(Type t) : type_(t) {}
-
-  // cJSON's print_number: numbers are doubles; one equal to its (saturated) int
-  // value prints as "%d", otherwise "%1.15g" if that reads back within
-  // DBL_EPSILON (relative), else "%1.17g".
-  static void print_number(std::string& out, double d) {
-    if (std::isnan(d) || std::isinf(d)) {
-      out += "null";
-      return;
-    }
-    int as_int = 0;
-    if (d >= static_cast<double>(INT_MAX)) {
-      as_int = INT_MAX;
-    } else if (d <= static_cast<double>(INT_MIN)) {
-      as_int = INT_MIN;
-    } else {
-      as_int = static_cast<int>(d);
-    }
-    if (d == static_cast<double>(as_int)) {
-      out += std::to_string(as_int);
-      return;
-    }
-    std::string s = general(d, 15);
-    double back = 0.0;
-    const auto r = std::from_chars(s.data(), s.data() + s.size(), back);
-    const double max_abs = std::fabs(back) > std::fabs(d) ? std::fabs(back) : std::fabs(d);
-    if (r.ec != std::errc() || !(std::fabs(back - d) <= max_abs * DBL_EPSILON)) s = general(d, 17);
-    out += s;
-  }
-
-  // cJSON's print_string_ptr: escapes ", \ and control characters; other bytes as they are.
-  static void print_string(std::string& out, const std::string& s) {
-    static constexpr char kHex[] = "0123456789abcdef";
-    out += '"';
-    for (const char ch : s) {
-      const auto c = static_cast<unsigned char>(ch);
-      switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\b': out += "\\b"; break;
-        case '\f': out += "\\f"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        default:
-          if (c < 32) {
-            out += "\\u00";
-            out += kHex[c >> 4];
-            out += kHex[c & 0xF];
-          } else {
-            out += ch;
-          }
-      }
-    }
-    out += '"';
-  }
 
   Type type_;
   double number_ = 0.0;

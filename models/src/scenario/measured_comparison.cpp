@@ -9,6 +9,7 @@
 
 #include "netsim/results/result_writers.h"
 #include "netsim/scenario/scenario_loader.h"
+#include "netsim/stats/fairness.h"
 
 namespace netsim {
 namespace {
@@ -92,11 +93,14 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec) {
   MeasuredSpec m;
   for (const auto& kv : root) {
     const std::string key = kv.first.Scalar();
-    if (key != "source" && key != "metric" && key != "flow" && key != "keys" && key != "cells" && key != "claims" &&
-        key != "notes") {
+    if (key != "source" && key != "metric" && key != "flow" && key != "metrics" && key != "keys" && key != "cells" &&
+        key != "claims" && key != "notes") {
       r.fail(kv.first, "measured." + key,
-             "unknown key '" + key + "' (accepted: source, metric, flow, keys, cells, claims, notes)");
+             "unknown key '" + key + "' (accepted: source, metric, flow, metrics, keys, cells, claims, notes)");
     }
+  }
+  if (root["metrics"] && (root["metric"] || root["flow"])) {
+    r.fail(root["metrics"], "measured.metrics", "give either metrics or metric/flow, not both");
   }
   if (root["source"]) m.source = r.scalar(root["source"], "measured.source");
   if (root["flow"]) m.flow = r.scalar(root["flow"], "measured.flow");
@@ -105,6 +109,46 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec) {
     if (m.metric != "receiver_mbps" && m.metric != "sender_mbps") {
       r.fail(root["metric"], "measured.metric", "metric must be receiver_mbps or sender_mbps");
     }
+  }
+  if (const YAML::Node metrics = root["metrics"]) {
+    if (!metrics.IsMap() || metrics.size() == 0) r.fail(metrics, "measured.metrics", "expected a map of name -> metric");
+    m.multi = true;
+    for (const auto& kv : metrics) {
+      MeasuredMetric k;
+      k.name = kv.first.Scalar();
+      const std::string field = "measured.metrics." + k.name;
+      const YAML::Node def = kv.second;
+      if (!def.IsMap()) r.fail(def, field, "expected { flow: NAME } or { fairness: [FLOW, ...] }");
+      for (const auto& d : def) {
+        const std::string dk = d.first.Scalar();
+        if (dk == "flow") {
+          k.flow = r.scalar(d.second, field + ".flow");
+        } else if (dk == "metric") {
+          k.metric = r.scalar(d.second, field + ".metric");
+          if (k.metric != "receiver_mbps" && k.metric != "sender_mbps") {
+            r.fail(d.second, field + ".metric", "metric must be receiver_mbps or sender_mbps");
+          }
+        } else if (dk == "fairness") {
+          if (!d.second.IsSequence() || d.second.size() < 2) {
+            r.fail(d.second, field + ".fairness", "expected a list of at least two flow names");
+          }
+          for (std::size_t i = 0; i < d.second.size(); ++i) {
+            k.fairness.push_back(r.scalar(d.second[i], field + ".fairness[" + std::to_string(i) + "]"));
+          }
+        } else {
+          r.fail(d.first, field + "." + dk, "unknown key '" + dk + "' (accepted: flow, metric, fairness)");
+        }
+      }
+      if (k.is_fairness() && !k.flow.empty()) r.fail(def, field, "a metric is either a flow's or a fairness index");
+      if (k.name == "seed") r.fail(kv.first, field, "'seed' is a column of its own; choose another name");
+      m.metrics.push_back(std::move(k));
+    }
+  } else {
+    MeasuredMetric k;
+    k.name = "value";
+    k.metric = m.metric;
+    k.flow = m.flow;
+    m.metrics.push_back(std::move(k));
   }
   const YAML::Node keys = root["keys"];
   if (!keys || !keys.IsMap() || keys.size() == 0) r.fail(root, "measured.keys", "needs a map of column name -> sweep key");
@@ -115,9 +159,15 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec) {
     const std::string field = "measured.cells[" + std::to_string(i) + "]";
     MeasuredCell c;
     c.key_values = r.key_values(cells[i], m, field);
-    if (!cells[i]["value"]) r.fail(cells[i], field + ".value", "missing the measured value");
-    c.value = r.number(cells[i]["value"], field + ".value");
-    if (c.value <= 0) r.fail(cells[i]["value"], field + ".value", "a measured value must be positive");
+    for (const MeasuredMetric& k : m.metrics) {
+      const YAML::Node v = cells[i][k.name];
+      if (!v) r.fail(cells[i], field + "." + k.name, "missing the measured value '" + k.name + "'");
+      const double x = r.number(v, field + "." + k.name);
+      if (x <= 0) r.fail(v, field + "." + k.name, "a measured value must be positive");
+      if (k.is_fairness() && x > 1) r.fail(v, field + "." + k.name, "Jain's index is at most 1 (write 0.94 for 94%)");
+      c.values.push_back(x);
+    }
+    c.value = c.values.front();
     m.cells.push_back(std::move(c));
   }
   if (const YAML::Node claims = root["claims"]) {
@@ -139,38 +189,135 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec) {
   return m;
 }
 
+std::optional<double> metric_value(const results::RunResult& r, const MeasuredMetric& k) {
+  auto throughput = [&k](const results::FlowStats& f) {
+    return k.metric == "sender_mbps" ? f.sender_mbps() : f.receiver_mbps();
+  };
+  auto find_flow = [&r](const std::string& name) -> const results::FlowStats* {
+    for (const auto& f : r.flows()) {
+      if (name.empty() || f.name() == name) return &f;
+    }
+    return nullptr;
+  };
+  if (!k.is_fairness()) {
+    const results::FlowStats* f = find_flow(k.flow);
+    if (f == nullptr) return std::nullopt;
+    return throughput(*f);
+  }
+  std::vector<double> shares;
+  for (const std::string& name : k.fairness) {
+    const results::FlowStats* f = find_flow(name);
+    if (f == nullptr) return std::nullopt;
+    shares.push_back(throughput(*f));
+  }
+  try {
+    return stats::jain_index(shares);
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;
+  }
+}
+
 std::vector<ComparisonRow> compare(const results::RunSet& runs, const MeasuredSpec& m) {
   std::vector<ComparisonRow> rows;
   for (const MeasuredCell& cell : m.cells) {
     ComparisonRow row;
     row.key_values = cell.key_values;
-    row.measured = cell.value;
-    double sum = 0;
-    row.sim_min = std::numeric_limits<double>::infinity();
-    row.sim_max = -std::numeric_limits<double>::infinity();
-    for (const auto& r : runs.runs()) {
-      if (!r.error().empty() || run_keys(r, m) != cell.key_values) continue;
-      const results::FlowStats* f = compared_flow(r, m);
-      if (f == nullptr) continue;
-      const double v = metric(*f, m);
-      sum += v;
-      row.sim_min = std::min(row.sim_min, v);
-      row.sim_max = std::max(row.sim_max, v);
-      ++row.runs;
+    for (std::size_t i = 0; i < m.metrics.size(); ++i) {
+      const MeasuredMetric& k = m.metrics[i];
+      MetricComparison c;
+      c.measured = cell.values[i];
+      double sum = 0;
+      c.sim_min = std::numeric_limits<double>::infinity();
+      c.sim_max = -std::numeric_limits<double>::infinity();
+      for (const auto& r : runs.runs()) {
+        if (!r.error().empty() || run_keys(r, m) != cell.key_values) continue;
+        const std::optional<double> v = metric_value(r, k);
+        if (!v) continue;
+        sum += *v;
+        c.sim_min = std::min(c.sim_min, *v);
+        c.sim_max = std::max(c.sim_max, *v);
+        ++c.runs;
+      }
+      if (c.runs > 0) {
+        c.sim_mean = sum / static_cast<double>(c.runs);
+        c.error = k.is_fairness() ? (c.sim_mean - c.measured) * 100.0 : (c.sim_mean - c.measured) / c.measured * 100.0;
+      } else {
+        c.sim_min = c.sim_max = 0;
+      }
+      row.metrics.push_back(c);
     }
-    if (row.runs > 0) {
-      row.sim_mean = sum / static_cast<double>(row.runs);
-      row.error_pct = (row.sim_mean - row.measured) / row.measured * 100.0;
-    } else {
-      row.sim_min = row.sim_max = 0;
-    }
+    const MetricComparison& first = row.metrics.front();
+    row.runs = first.runs;
+    row.sim_mean = first.sim_mean;
+    row.sim_min = first.sim_min;
+    row.sim_max = first.sim_max;
+    row.measured = first.measured;
+    row.error_pct = first.error;
     rows.push_back(std::move(row));
   }
   return rows;
 }
 
+namespace {
+
+std::string column_name(const MeasuredMetric& k) { return k.is_fairness() ? k.name : k.name + "_mbps"; }
+
+// Fairness as the tables print it ("94.0%"), throughput in Mbit/s.
+std::string metric_text(const MeasuredMetric& k, double v) {
+  return k.is_fairness() ? fixed(v * 100.0, 1) + "%" : fixed(v, 1);
+}
+
+void write_aligned(std::ostream& out, const std::vector<std::vector<std::string>>& table) {
+  std::vector<std::size_t> width(table.front().size(), 0);
+  for (const auto& line : table) {
+    for (std::size_t i = 0; i < line.size(); ++i) width[i] = std::max(width[i], line[i].size());
+  }
+  for (const auto& line : table) {
+    std::string s;
+    for (std::size_t i = 0; i < line.size(); ++i) s += "  " + line[i] + std::string(width[i] - line[i].size(), ' ');
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    out << s << "\n";
+  }
+}
+
+// Several metrics per cell: for each, simulated mean, range over the runs,
+// measured and error (% for throughput, index points for fairness).
+void write_multi_text(std::ostream& out, const std::vector<ComparisonRow>& rows, const MeasuredSpec& m) {
+  out << "\nsimulated vs measured" << (m.source.empty() ? "" : " (" + m.source + ")") << ":\n";
+  std::vector<std::string> header;
+  for (const auto& k : m.keys) header.push_back(k.first);
+  header.emplace_back("runs");
+  for (const MeasuredMetric& k : m.metrics) {
+    header.push_back(k.name);
+    header.emplace_back("range");
+    header.emplace_back("measured");
+    header.emplace_back(k.is_fairness() ? "error pt" : "error %");
+  }
+  std::vector<std::vector<std::string>> table{header};
+  for (const ComparisonRow& row : rows) {
+    std::vector<std::string> line = row.key_values;
+    line.push_back(std::to_string(row.runs));
+    for (std::size_t i = 0; i < m.metrics.size(); ++i) {
+      const MeasuredMetric& k = m.metrics[i];
+      const MetricComparison& c = row.metrics[i];
+      line.push_back(c.runs > 0 ? metric_text(k, c.sim_mean) : "-");
+      line.push_back(c.runs > 1 ? metric_text(k, c.sim_min) + "-" + metric_text(k, c.sim_max) : "");
+      line.push_back(metric_text(k, c.measured));
+      line.push_back(c.runs > 0 ? (c.error >= 0 ? "+" : "") + fixed(c.error, 1) : "-");
+    }
+    table.push_back(std::move(line));
+  }
+  write_aligned(out, table);
+}
+
+}  // namespace
+
 void write_comparison_text(std::ostream& out, const results::RunSet& runs, const MeasuredSpec& m) {
   const auto rows = compare(runs, m);
+  if (m.multi) {
+    write_multi_text(out, rows, m);
+    return;
+  }
   out << "\nsimulated vs measured (" << m.metric << (m.source.empty() ? "" : ", " + m.source) << "):\n";
   std::vector<std::string> header;
   for (const auto& k : m.keys) header.push_back(k.first);
@@ -185,18 +332,7 @@ void write_comparison_text(std::ostream& out, const results::RunSet& runs, const
     line.push_back(row.runs > 0 ? (row.error_pct >= 0 ? "+" : "") + fixed(row.error_pct, 1) : "-");
     table.push_back(std::move(line));
   }
-  std::vector<std::size_t> width(header.size(), 0);
-  for (const auto& line : table) {
-    for (std::size_t i = 0; i < line.size(); ++i) width[i] = std::max(width[i], line[i].size());
-  }
-  for (const auto& line : table) {
-    std::string s;
-    for (std::size_t i = 0; i < line.size(); ++i) {
-      s += "  " + line[i] + std::string(width[i] - line[i].size(), ' ');
-    }
-    while (!s.empty() && s.back() == ' ') s.pop_back();
-    out << s << "\n";
-  }
+  write_aligned(out, table);
   if (m.claims.empty()) return;
   out << "claimed ratios (simulated vs measured):\n";
   auto mean_of = [&rows](const std::vector<std::string>& keys) -> std::optional<double> {
@@ -215,6 +351,30 @@ void write_comparison_text(std::ostream& out, const results::RunSet& runs, const
 }
 
 void write_comparison_csv(std::ostream& out, const results::RunSet& runs, const MeasuredSpec& m) {
+  if (m.multi) {
+    std::map<std::vector<std::string>, const MeasuredCell*> cells;
+    for (const auto& c : m.cells) cells[c.key_values] = &c;
+    for (const auto& k : m.keys) out << k.first << ",";
+    out << "seed";
+    for (const MeasuredMetric& k : m.metrics) out << "," << column_name(k);
+    for (const MeasuredMetric& k : m.metrics) out << ",measured_" << column_name(k);
+    out << "\n";
+    for (const auto& r : runs.runs()) {
+      const std::vector<std::string> keys = run_keys(r, m);
+      for (const auto& k : keys) out << k << ",";
+      out << r.seed();
+      for (const MeasuredMetric& k : m.metrics) {
+        const std::optional<double> v = r.error().empty() ? metric_value(r, k) : std::nullopt;
+        out << "," << (v ? format_double_roundtrip(*v) : "");
+      }
+      const auto it = cells.find(keys);
+      for (std::size_t i = 0; i < m.metrics.size(); ++i) {
+        out << "," << (it == cells.end() ? "" : format_double_roundtrip(it->second->values[i]));
+      }
+      out << "\n";
+    }
+    return;
+  }
   std::map<std::vector<std::string>, double> measured;
   for (const auto& c : m.cells) measured[c.key_values] = c.value;
   for (const auto& k : m.keys) out << k.first << ",";

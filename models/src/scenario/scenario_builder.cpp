@@ -8,6 +8,7 @@
 
 #include "netsim/filter/nth_drop_filter.h"
 #include "netsim/filter/random_drop_filter.h"
+#include "netsim/scenario/iperf3_tcp_flow.h"
 #include "netsim/scenario/scenario_loader.h"
 #include "netsim/sim/units.h"
 
@@ -95,72 +96,14 @@ TcpFlowDriver::TcpFlowDriver(Simulation& sim, std::string name, tcp::FreeBsdTcpS
       start_(start),
       end_(end) {
   sim.schedule_at(start, this, kConnect);
-  // With iperf3 timing a second, earlier kEnd closes the test; finish() is idempotent.
   sim.schedule_at(end, this, kEnd);
-}
-
-void TcpFlowDriver::use_iperf3_timing(tcp::FreeBsdTcpSender& control, SimTime test_time, SimTime run_end) {
-  control_ = &control;
-  // The window opens when the data connection is up; until then it is empty.
-  end_ = start_;
-  control.set_on_established([this] {
-    if (finished()) return;
-    sender_.set_unlimited_data(true);
-    sender_.connect();
-  });
-  sender_.set_on_established([this, test_time, run_end] {
-    start_ = sim().now();
-    end_ = std::min(start_ + test_time, run_end);
-    sim().schedule_at(end_, this, kEnd);
-    written_at_start_ = app_bytes_written();
-    last_ = Iperf3Sample{};
-    last_.end = start_;
-    last_.bytes_sent = written_at_start_;
-    last_.retransmits = sender_.stats().retransmitted_segments;
-    if (sample_interval_ > 0 && start_ + sample_interval_ <= end_) sim().schedule_at(start_ + sample_interval_, this, kSample);
-  });
-}
-
-void TcpFlowDriver::report_iperf3(SimTime interval, std::uint64_t block) {
-  sample_interval_ = interval;
-  block_ = std::max<std::uint64_t>(1, block);
-}
-
-std::uint64_t TcpFlowDriver::app_bytes_written() const { return sender_.bytes_written() / block_ * block_; }
-
-void TcpFlowDriver::take_sample(SimTime now) {
-  Iperf3Sample s;
-  s.start = last_.end;
-  s.end = now;
-  const std::uint64_t written = app_bytes_written();
-  const std::uint64_t rexmit = sender_.stats().retransmitted_segments;
-  s.bytes_sent = written - last_.bytes_sent;
-  s.bytes_received = delivered_ - last_.bytes_received;
-  s.retransmits = rexmit - last_.retransmits;
-  s.snd_cwnd = sender_.tcpcb().snd_cwnd;
-  s.snd_wnd = sender_.tcpcb().snd_wnd;
-  s.rtt_us = sender_.srtt_usecs();
-  s.rttvar_us = sender_.rttvar_usecs();
-  samples_.push_back(s);
-  last_.end = now;
-  last_.bytes_sent = written;
-  last_.bytes_received = delivered_;
-  last_.retransmits = rexmit;
 }
 
 void TcpFlowDriver::handle_event(std::uint64_t tag) {
   if (tag == kConnect) {
     if (finished()) return;
-    if (control_ != nullptr) {
-      control_->connect();
-      return;
-    }
     sender_.set_unlimited_data(true);
     sender_.connect();
-  } else if (tag == kSample) {
-    if (finished()) return;
-    take_sample(sim().now());
-    if (sim().now() + sample_interval_ <= end_) sim().schedule_at(sim().now() + sample_interval_, this, kSample);
   } else if (tag == kEnd) {
     finish();
   }
@@ -197,9 +140,6 @@ TcpFlowCounters TcpFlowDriver::counters() const {
 
 void TcpFlowDriver::finish() {
   if (finished()) return;
-  // iperf3 reports the rest of the test as a last, shorter interval.
-  if (sample_interval_ > 0 && control_ != nullptr && end_ > last_.end && sim().now() >= end_) take_sample(end_);
-  frozen_written_ = app_bytes_written();
   frozen_ = counters();
   sender_.set_unlimited_data(false);
 }
@@ -326,19 +266,22 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
   struct Listener {
     tcp::LinuxTcpReceiver* rx;
     std::shared_ptr<std::vector<TcpFlowDriver*>> drivers;
+    std::shared_ptr<std::vector<app::Iperf3Server*>> servers;
   };
   std::map<std::pair<std::string, std::uint16_t>, Listener> listeners;
   for (const auto& fl : spec.tcp_flows) {
     const auto key = std::make_pair(fl.to, fl.dst_port);
     if (listeners.count(key) != 0) continue;
     auto* to = static_cast<Host*>(b.nodes[idx.ids.at(fl.to)]);
-    const auto flows_to_port = std::count_if(spec.tcp_flows.begin(), spec.tcp_flows.end(), [&](const TcpFlowSpec& o) {
-      return o.to == fl.to && o.dst_port == fl.dst_port;
-    });
+    // Connection slots: one per bulk flow, control + -P data connections per iperf3 flow.
+    int connections = 0;
+    for (const TcpFlowSpec& o : spec.tcp_flows) {
+      if (o.to == fl.to && o.dst_port == fl.dst_port) connections += o.app == "iperf3" ? 1 + o.parallel : 1;
+    }
     tcp::LinuxTcpConfig rc;
     rc.port = fl.dst_port;
     rc.mtu = host_mtu(spec, fl.to);
-    rc.max_connections = std::max(rc.max_connections, 2 * static_cast<int>(flows_to_port));  // + iperf3 control
+    rc.max_connections = std::max(rc.max_connections, connections);
     tcp::LinuxTcpReceiver* rx = nullptr;
     try {
       rx = &sim.add<tcp::LinuxTcpReceiver>(fl.to + "/tcp-" + std::to_string(fl.dst_port), *to, rc);
@@ -346,16 +289,32 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
       throw ScenarioError(fl.loc, "traffic." + fl.name + ".dst_port",
                           "tcp port " + std::to_string(fl.dst_port) + " on host '" + fl.to + "' is already in use");
     }
+    // The listening endpoint hands each connection to the flow it belongs to.
     auto drivers = std::make_shared<std::vector<TcpFlowDriver*>>();
-    rx->set_on_data([drivers](tcp::LinuxTcpReceiver::ConnId c, std::uint64_t bytes) {
+    auto servers = std::make_shared<std::vector<app::Iperf3Server*>>();
+    rx->set_on_accept([servers](tcp::LinuxTcpReceiver::ConnId c) {
+      for (app::Iperf3Server* srv : *servers) {
+        if (srv->owns(c)) {
+          srv->on_accept(c);
+          return;
+        }
+      }
+    });
+    rx->set_on_data([drivers, servers](tcp::LinuxTcpReceiver::ConnId c, std::uint64_t bytes) {
       for (TcpFlowDriver* d : *drivers) {
         if (d->owns(c)) {
           d->on_delivered(c, bytes);
           return;
         }
       }
+      for (app::Iperf3Server* srv : *servers) {
+        if (srv->owns(c)) {
+          srv->on_data(c, bytes);
+          return;
+        }
+      }
     });
-    listeners.emplace(key, Listener{rx, drivers});
+    listeners.emplace(key, Listener{rx, drivers, servers});
   }
   for (const auto& fl : spec.tcp_flows) {
     auto* from = static_cast<Host*>(b.nodes[idx.ids.at(fl.from)]);
@@ -366,18 +325,39 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     sc.sack = fl.sack;
     sc.lrd = fl.lrd;
     sc.tso = fl.tso;
-    auto& tx = sim.add<tcp::FreeBsdTcpSender>(fl.name, *from, to->id(), fl.dst_port, sc);
-    const SimTime end = fl.stop ? std::min(*fl.stop, spec.duration) : spec.duration;
-    auto& driver = sim.add<TcpFlowDriver>(fl.name + "/driver", tx, *l.rx, from->id(), fl.start, end);
-    if (fl.app == "iperf3") {
-      // The control connection carries no bulk data; it only has to come up first.
-      tcp::FreeBsdTcpConfig control_cfg = sc;
-      auto& control = sim.add<tcp::FreeBsdTcpSender>(fl.name + "/control", *from, to->id(), fl.dst_port, control_cfg);
-      driver.use_iperf3_timing(control, fl.time, spec.duration);
-      driver.report_iperf3(spec.interval, fl.length);
+    if (fl.app != "iperf3") {
+      auto& tx = sim.add<tcp::FreeBsdTcpSender>(fl.name, *from, to->id(), fl.dst_port, sc);
+      const SimTime end = fl.stop ? std::min(*fl.stop, spec.duration) : spec.duration;
+      auto& driver = sim.add<TcpFlowDriver>(fl.name + "/driver", tx, *l.rx, from->id(), fl.start, end);
+      l.drivers->push_back(&driver);
+      b.tcp_flows.push_back({&fl, &tx, {&tx}, l.rx, &driver});
+      continue;
     }
-    l.drivers->push_back(&driver);
-    b.tcp_flows.push_back({&fl, &tx, l.rx, &driver});
+    // iperf3 -c: a control connection, then -P data connections (the first
+    // one carries the flow's name), each with its own ephemeral port.
+    auto& control = sim.add<tcp::FreeBsdTcpSender>(fl.name + "/control", *from, to->id(), fl.dst_port, sc);
+    std::vector<tcp::FreeBsdTcpSender*> streams;
+    for (int i = 0; i < fl.parallel; ++i) {
+      const std::string name = i == 0 ? fl.name : fl.name + "/" + std::to_string(i + 1);
+      streams.push_back(&sim.add<tcp::FreeBsdTcpSender>(name, *from, to->id(), fl.dst_port, sc));
+    }
+    app::Iperf3ClientConfig cc;
+    cc.start = fl.start;
+    cc.time = fl.time;
+    cc.run_end = spec.duration;
+    cc.interval = spec.interval;
+    cc.blksize = fl.length;
+    cc.congestion = fl.cc == "cubic_d46046" ? "cubic" : fl.cc;  // -C names a FreeBSD module
+    auto& client = sim.add<app::Iperf3Client>(fl.name + "/iperf3-client", cc, control, streams);
+    app::Iperf3ServerConfig scfg;
+    scfg.client = from->id();
+    scfg.control_port = control.local_port();
+    for (const tcp::FreeBsdTcpSender* st : streams) scfg.stream_ports.push_back(st->local_port());
+    auto& server = sim.add<app::Iperf3Server>(fl.name + "/iperf3-server", *l.rx, client.control_channel(), scfg);
+    client.set_read_counter([&server](int i) { return server.bytes_read(i); });
+    auto& flow = sim.add<Iperf3TcpFlow>(fl.name + "/iperf3", client, server);
+    l.servers->push_back(&server);
+    b.tcp_flows.push_back({&fl, streams.front(), streams, l.rx, &flow, &client, &server});
   }
   return b;
 }

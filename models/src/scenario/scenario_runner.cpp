@@ -102,10 +102,13 @@ void add_udp_flow(results::RunResult& out, const BuiltUdpFlow& f) {
   s->set_end_ps(c.stop);
 }
 
-// Counters frozen at the end of the flow's window [start, min(stop, duration)).
+// Counters frozen at the end of the flow's window [start, min(stop, duration));
+// the receiver's throughput over the receiving application's own span if it
+// has one (an iperf3 server's), as iperf3 reports it.
 void add_tcp_flow(results::RunResult& out, const BuiltTcpFlow& f) {
   const TcpFlowCounters c = f.driver->counters();
   const SimTime span = f.driver->end() - f.driver->start();
+  const SimTime receive_span = c.receive_span > 0 ? c.receive_span : span;
   auto* s = out.add_flows();
   s->set_name(f.spec->name);
   s->set_kind("tcp");
@@ -120,7 +123,7 @@ void add_tcp_flow(results::RunResult& out, const BuiltTcpFlow& f) {
                       ? 100.0 * static_cast<double>(c.retransmits) / static_cast<double>(c.data_segments_sent)
                       : 0.0);
   s->set_sender_mbps(mbps(c.bytes_acked, span));
-  s->set_receiver_mbps(mbps(c.bytes_delivered, span));
+  s->set_receiver_mbps(mbps(c.bytes_delivered, receive_span));
   s->set_start_ps(f.driver->start());
   s->set_end_ps(f.driver->end());
   s->set_retransmits(c.retransmits);
@@ -138,49 +141,62 @@ const std::string& host_address(const ScenarioSpec& spec, const std::string& nam
   return none;
 }
 
-// What iperf3 -c would report for an `app: iperf3` flow (one stream).
+// What iperf3 -c would report for an `app: iperf3` flow: one stream per data
+// connection. Intervals come from the client's stats timer; the server's
+// reads are sampled at the same instants, and its last interval runs on until
+// it reads TEST_END, so that the intervals sum to its totals.
 void add_iperf3(results::RunResult& out, const ScenarioSpec& spec, const BuiltTcpFlow& f) {
-  const TcpFlowDriver& d = *f.driver;
+  const app::Iperf3Client& client = *f.iperf3_client;
+  const app::Iperf3Server& server = *f.iperf3_server;
   auto* r = out.add_iperf3();
   r->set_flow(f.spec->name);
   r->set_client_address(host_address(spec, f.spec->from));
   r->set_server_address(host_address(spec, f.spec->to));
   r->set_server_port(f.spec->dst_port);
-  if (d.control() != nullptr) r->set_control_port(d.control()->local_port());
+  r->set_control_port(client.control().local_port());
   r->set_congestion(f.spec->cc);
   r->set_blksize(f.spec->length);
   r->set_duration_s(to_seconds(f.spec->time));
   r->set_interval_s(to_seconds(spec.interval));
-  r->set_mss(f.sender->tcpcb().t_maxseg);
-  r->set_test_start_s(to_seconds(d.start()));
-  auto* s = r->add_streams();
-  s->set_local_port(f.sender->local_port());
-  std::uint64_t rtt_sum = 0;
-  for (const TcpFlowDriver::Iperf3Sample& x : d.iperf3_samples()) {
-    auto* i = s->add_intervals();
-    i->set_start_s(to_seconds(x.start - d.start()));
-    i->set_end_s(to_seconds(x.end - d.start()));
-    i->set_bytes_sent(x.bytes_sent);
-    i->set_bytes_received(x.bytes_received);
-    i->set_retransmits(x.retransmits);
-    i->set_snd_cwnd(x.snd_cwnd);
-    i->set_snd_wnd(x.snd_wnd);
-    i->set_rtt_us(x.rtt_us);
-    i->set_rttvar_us(x.rttvar_us);
-    s->set_max_snd_cwnd(std::max(s->max_snd_cwnd(), x.snd_cwnd));
-    s->set_max_snd_wnd(std::max(s->max_snd_wnd(), x.snd_wnd));
-    s->set_max_rtt_us(std::max(s->max_rtt_us(), x.rtt_us));
-    s->set_min_rtt_us(s->intervals_size() == 1 ? x.rtt_us : std::min(s->min_rtt_us(), x.rtt_us));
-    rtt_sum += x.rtt_us;
+  r->set_mss(client.control().tcpcb().t_maxseg);  // iperf3's ctrl_sck_mss: TCP_MAXSEG of the control connection
+  r->set_test_start_s(to_seconds(client.start()));
+  const double seconds = to_seconds(client.end() - client.start());
+  const double server_seconds = to_seconds(server.end() - server.start());
+  for (int k = 0; k < client.stream_count(); ++k) {
+    auto* s = r->add_streams();
+    s->set_local_port(client.stream(k).local_port());
+    const std::vector<app::Iperf3IntervalSample>& samples = client.samples(k);
+    const app::Iperf3ReceiverCounters read = server.counters(k);
+    std::uint64_t rtt_sum = 0;
+    std::uint64_t read_sum = 0;
+    for (std::size_t n = 0; n < samples.size(); ++n) {
+      const app::Iperf3IntervalSample& x = samples[n];
+      auto* i = s->add_intervals();
+      i->set_start_s(to_seconds(x.start - client.start()));
+      i->set_end_s(to_seconds(x.end - client.start()));
+      i->set_bytes_sent(x.bytes_written);
+      const bool last = n + 1 == samples.size();
+      i->set_bytes_received(last ? read.bytes_read - std::min(read.bytes_read, read_sum) : x.bytes_read);
+      read_sum += x.bytes_read;
+      i->set_retransmits(x.retransmits);
+      i->set_snd_cwnd(x.snd_cwnd);
+      i->set_snd_wnd(x.snd_wnd);
+      i->set_rtt_us(x.rtt_us);
+      i->set_rttvar_us(x.rttvar_us);
+      s->set_max_snd_cwnd(std::max(s->max_snd_cwnd(), x.snd_cwnd));
+      s->set_max_snd_wnd(std::max(s->max_snd_wnd(), x.snd_wnd));
+      s->set_max_rtt_us(std::max(s->max_rtt_us(), x.rtt_us));
+      s->set_min_rtt_us(s->intervals_size() == 1 ? x.rtt_us : std::min(s->min_rtt_us(), x.rtt_us));
+      rtt_sum += x.rtt_us;
+    }
+    if (s->intervals_size() > 0) s->set_mean_rtt_us(static_cast<std::uint32_t>(rtt_sum / s->intervals_size()));
+    const app::Iperf3SenderCounters c = client.counters(k);
+    s->set_sender_bytes(c.bytes_written);
+    s->set_sender_seconds(seconds);
+    s->set_sender_retransmits(c.retransmits);
+    s->set_receiver_bytes(read.bytes_read);
+    s->set_receiver_seconds(server_seconds > 0 ? server_seconds : seconds);
   }
-  if (s->intervals_size() > 0) s->set_mean_rtt_us(static_cast<std::uint32_t>(rtt_sum / s->intervals_size()));
-  const TcpFlowCounters c = d.counters();
-  const double seconds = to_seconds(d.end() - d.start());
-  s->set_sender_bytes(d.app_bytes_sent());
-  s->set_sender_seconds(seconds);
-  s->set_sender_retransmits(c.retransmits);
-  s->set_receiver_bytes(c.bytes_delivered);
-  s->set_receiver_seconds(seconds);
 }
 
 // Busy time and utilization cover [0, duration]; counts include the drain.
@@ -237,12 +253,16 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
     std::ostream& os = *options.tcp_trace;
     write_tcp_trace_header(os);
     for (const BuiltTcpFlow& f : b.tcp_flows) {
-      f.sender->set_trace([&os, name = f.spec->name](const tcp::TcpTraceSample& t) {
-        os << name << ',' << format_seconds(t.time) << ',' << (t.event == tcp::TcpTraceSample::Event::ack ? "ack" : "rto")
-           << ',' << t.cwnd << ',' << t.ssthresh << ',' << t.snd_wnd << ',' << t.snd_una << ',' << t.snd_max << ','
-           << t.pipe << ',' << t.sacked_bytes << ',' << t.srtt_us << ',' << t.rttvar_us << ',' << t.rto_us << ','
-           << (t.in_recovery ? 1 : 0) << ',' << t.retransmits << ',' << t.recoveries << ',' << t.rtos << '\n';
-      });
+      for (tcp::FreeBsdTcpSender* sender : f.senders) {
+        // The first data connection is traced under the flow's name, the others (-P) under theirs.
+        const std::string name = sender == f.sender ? f.spec->name : sender->name();
+        sender->set_trace([&os, name](const tcp::TcpTraceSample& t) {
+          os << name << ',' << format_seconds(t.time) << ',' << (t.event == tcp::TcpTraceSample::Event::ack ? "ack" : "rto")
+             << ',' << t.cwnd << ',' << t.ssthresh << ',' << t.snd_wnd << ',' << t.snd_una << ',' << t.snd_max << ','
+             << t.pipe << ',' << t.sacked_bytes << ',' << t.srtt_us << ',' << t.rttvar_us << ',' << t.rto_us << ','
+             << (t.in_recovery ? 1 : 0) << ',' << t.retransmits << ',' << t.recoveries << ',' << t.rtos << '\n';
+        });
+      }
     }
   }
   std::unique_ptr<IntervalSampler> sampler;
@@ -273,7 +293,7 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
     }
   }
   for (const BuiltTcpFlow& f : b.tcp_flows) {
-    if (f.spec->app == "iperf3") add_iperf3(out, spec, f);
+    if (f.iperf3_client != nullptr) add_iperf3(out, spec, f);
   }
   for (std::size_t i = 0; i < b.links.size(); ++i) {
     add_channel_stats(out, b.links[i]->name(), b.links[i]->a_to_b(), busy_at_end[2 * i], spec.duration);

@@ -10,11 +10,12 @@ namespace netsim::scenario_internal {
 
 using KeyList = std::span<const std::string_view>;
 
-inline constexpr std::array<std::string_view, 13> kTopKeys{"name",    "description", "seed",    "duration", "interval",
-                                                           "hosts",   "switches",    "hubs",    "links",    "filters",
-                                                           "traffic", "sweep",       "measured"};
+inline constexpr std::array<std::string_view, 14> kTopKeys{"name",    "description", "seed",  "seeds",    "duration",
+                                                           "interval", "hosts",      "switches", "hubs", "links",
+                                                           "filters",  "traffic",    "sweep",    "measured"};
 // Top-level fields that hold a single scalar, and so can be overridden or swept.
-inline constexpr std::array<std::string_view, 5> kTopScalarKeys{"name", "description", "seed", "duration", "interval"};
+inline constexpr std::array<std::string_view, 6> kTopScalarKeys{"name",     "description", "seed",
+                                                                "seeds",    "duration",    "interval"};
 
 inline constexpr std::array<std::string_view, 3> kHostKeys{"address", "nic", "hz"};
 inline constexpr std::array<std::string_view, 9> kNicKeys{
@@ -29,14 +30,15 @@ inline constexpr std::array<std::string_view, 7> kFilterKeys{"host",   "hook",  
 inline constexpr std::array<std::string_view, 3> kMatchKeys{"protocol", "src_port", "dst_port"};
 inline constexpr std::array<std::string_view, 9> kUdpFlowKeys{"type", "from", "to",    "src_port", "dst_port",
                                                               "size", "rate", "start", "stop"};
-inline constexpr std::array<std::string_view, 13> kTcpFlowKeys{"type", "from", "to",  "dst_port", "cc",   "start", "stop",
-                                                               "sack", "lrd",  "tso", "app",      "time", "length"};
+inline constexpr std::array<std::string_view, 14> kTcpFlowKeys{"type", "from", "to",  "dst_port", "cc",   "start", "stop",
+                                                               "sack", "lrd",  "tso", "app",      "time", "length",
+                                                               "parallel"};
 inline constexpr std::array<std::string_view, 2> kTcpApps{"bulk", "iperf3"};
 // Every key of any flow type: what a sweep key may name (the type-specific
 // check happens when the value is tried on the scenario).
-inline constexpr std::array<std::string_view, 16> kAnyFlowKeys{
+inline constexpr std::array<std::string_view, 17> kAnyFlowKeys{
     "type", "from", "to", "src_port", "dst_port", "size", "rate", "cc", "sack", "lrd", "tso", "start", "stop",
-    "app",  "time", "length"};
+    "app",  "time", "length", "parallel"};
 
 inline constexpr std::array<std::string_view, 2> kFilterHooks{"ingress", "egress"};
 inline constexpr std::array<std::string_view, 2> kFilterTypes{"nth", "random"};

@@ -59,6 +59,22 @@ std::vector<std::vector<Override>> expand_sweep(const ScenarioSpec& spec) {
     }
     cells = std::move(next);
   }
+  // `seeds: N`: every cell N times, with consecutive seeds, unless the seed
+  // is swept or pinned already.
+  const bool seed_fixed =
+      std::any_of(spec.overrides.begin(), spec.overrides.end(), [](const Override& o) { return o.key == "seed"; }) ||
+      std::any_of(spec.sweep.begin(), spec.sweep.end(), [](const SweepAxis& a) { return a.key == "seed"; });
+  if (spec.seeds > 1 && !seed_fixed) {
+    std::vector<std::vector<Override>> next;
+    next.reserve(cells.size() * static_cast<std::size_t>(spec.seeds));
+    for (const auto& cell : cells) {
+      for (int i = 0; i < spec.seeds; ++i) {
+        next.push_back(cell);
+        next.back().push_back(Override{"seed", std::to_string(spec.seed + static_cast<std::uint64_t>(i))});
+      }
+    }
+    cells = std::move(next);
+  }
   return cells;
 }
 

@@ -30,6 +30,7 @@ constexpr std::int64_t kMaxMtu = 65535;
 constexpr std::int64_t kMaxUdpPayload = 65507;  // 65535 - 20 (IPv4) - 8 (UDP)
 constexpr std::int64_t kMaxFraming = 65535;
 constexpr std::int64_t kMaxNicBudget = 65536;
+constexpr std::int64_t kMaxSeeds = 100000;
 
 constexpr std::array<std::string_view, 5> kRequiredTop{"name", "duration", "hosts", "links", "traffic"};
 constexpr std::array<std::string_view, 1> kRequiredHost{"address"};
@@ -123,6 +124,8 @@ void Validator::parse_top(const std::string& key, const Field& f) {
     if (!f.value.IsNull()) spec_.description = r_.string(f);
   } else if (key == "seed") {
     spec_.seed = r_.unsigned_integer(f);
+  } else if (key == "seeds") {
+    spec_.seeds = static_cast<int>(r_.integer(f, 1, kMaxSeeds));
   } else if (key == "duration") {
     spec_.duration = r_.duration(f);
     if (spec_.duration == 0) r_.fail(f, "must be greater than 0");
@@ -495,6 +498,7 @@ void Validator::parse_tcp_flow(const std::string& name, const Field& f) {
   fl.loc = r_.loc(f.key);
   fl.order = flow_order_++;
   SharedFlowFields at;
+  std::optional<Field> parallel_at;
   const auto seen = r_.visit_fields(f, kTcpFlowKeys, [&](const std::string& key, const Field& v) {
     if (read_shared_flow_key(key, v, fl, at)) return;
     if (key == "cc") {
@@ -512,8 +516,15 @@ void Validator::parse_tcp_flow(const std::string& name, const Field& f) {
       if (fl.time <= 0) r_.fail(v, "time must be greater than zero");
     } else if (key == "length") {
       fl.length = static_cast<std::uint64_t>(r_.size(v, 1, std::int64_t{1} << 30));
+    } else if (key == "parallel") {
+      fl.parallel = static_cast<int>(r_.integer(v, 1, 128));
+      parallel_at.emplace(v);
     }
   });
+  // -P is an iperf3 option: a bulk flow is one connection.
+  if (parallel_at && fl.app != "iperf3") {
+    r_.fail(*parallel_at, "parallel (iperf3 -P) applies only to flows with app: iperf3; this flow has app: " + fl.app);
+  }
   check_flow_ends(f, seen, fl, at);
   spec_.tcp_flows.push_back(std::move(fl));
 }

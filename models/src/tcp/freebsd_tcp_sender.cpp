@@ -32,6 +32,7 @@ FreeBsdTcpSender::FreeBsdTcpSender(Simulation& sim, std::string name, Host& host
       timers_(TcpTimerParams::for_hz(host.clock().hz())),
       cc_(cc::make_cc(config.cc)),
       rexmt_(host.clock(), this, kRexmtTimer),
+      delack_(host.clock(), this, kDelackTimer),
       sb_hiwat_(config.sendspace) {
   host.bind(IpProtocol::tcp, local_port_, this);
   tp_.hz = timers_.hz;
@@ -154,6 +155,7 @@ void FreeBsdTcpSender::send_syn() {
 
 void FreeBsdTcpSender::deliver(Packet* p) {
   sync_clock();
+  data_for_app_ = 0;
   if (state_ == State::syn_sent) {
     if ((p->tcp.flags & (tcp_flags::kSyn | tcp_flags::kAck)) == (tcp_flags::kSyn | tcp_flags::kAck) &&
         p->tcp.ack == iss_ + 1) {
@@ -165,6 +167,43 @@ void FreeBsdTcpSender::deliver(Packet* p) {
     if (trace_) trace_(trace_sample(TcpTraceSample::Event::ack));
   }
   sim().packets().release(p);
+  // check_delack: a delayed ACK noted while processing the segment (and not
+  // carried by anything sent since) arms TT_DELACK.
+  if (delack_flag_) {
+    delack_flag_ = false;
+    delack_.reset(timers_.delack);
+  }
+  // The application reads what arrived (sorwakeup); it runs after the input path.
+  if (data_for_app_ > 0) {
+    const std::uint64_t n = data_for_app_;
+    data_for_app_ = 0;
+    if (on_data_) on_data_(n);
+  }
+}
+
+void FreeBsdTcpSender::receive_data(const Packet& p) {
+  const std::uint32_t len = p.payload_bytes;
+  // Trim what was already received (todrop = rcv_nxt - th_seq).
+  const std::int32_t todrop = static_cast<std::int32_t>(rcv_nxt_ - p.tcp.seq);
+  if (todrop < 0 || todrop >= static_cast<std::int32_t>(len)) {
+    // A complete duplicate is ACKed to resynchronise; data beyond rcv_nxt
+    // would go to the reassembly queue (not modelled: dropped) with an
+    // immediate ACK, and the peer resends it.
+    acknow_ = true;
+    return;
+  }
+  const std::uint32_t tlen = len - static_cast<std::uint32_t>(todrop);
+  // DELAY_ACK(tp, tlen): no delayed ACK already pending, at most one segment
+  // (no LRO aggregate), delayed ACKs enabled. TF_RXWIN0SENT never holds: the
+  // advertised window is constant.
+  if (config_.delayed_ack && !delack_.pending() && tlen <= tp_.t_maxseg) {
+    delack_flag_ = true;
+  } else {
+    acknow_ = true;
+  }
+  rcv_nxt_ += tlen;
+  bytes_received_ += tlen;
+  data_for_app_ += tlen;
 }
 
 TcpTraceSample FreeBsdTcpSender::trace_sample(TcpTraceSample::Event event) const {
@@ -227,6 +266,10 @@ void FreeBsdTcpSender::handle_syn_ack(const Packet& p) {
 void FreeBsdTcpSender::transmit(std::uint32_t seq, std::uint32_t len, std::uint8_t flags, bool retransmit) {
   const std::uint32_t maxseg = tp_.maxseg;
   std::uint32_t off = 0;
+  // Every segment carries an ACK: any pending ACK has now been sent
+  // (tcp_output clears TF_ACKNOW | TF_DELACK and stops TT_DELACK).
+  delack_flag_ = false;
+  delack_.stop();
   // A TSO burst leaves the interface as back-to-back wire segments.
   do {
     const std::uint32_t seg = std::min(len - off, maxseg);
@@ -237,7 +280,8 @@ void FreeBsdTcpSender::transmit(std::uint32_t seq, std::uint32_t len, std::uint8
     p->dst_port = peer_port_;
     p->tcp.seq = seq + off;
     p->tcp.ack = rcv_nxt_;
-    p->tcp.flags = flags;
+    // TSO (and the host's GSO) put PSH on the last segment of a burst only.
+    p->tcp.flags = off + seg < len ? static_cast<std::uint8_t>(flags & ~tcp_flags::kPush) : flags;
     p->tcp.window = kAdvertisedWindow >> snd_scale_offered_;
     p->tcp.ts_present = ts_on_;
     p->tcp.ts_val = ts_now() + ts_offset_;
@@ -331,7 +375,10 @@ void FreeBsdTcpSender::tcp_output() {
     bool send = false;
     if (len > 0) {
       if (len >= maxseg || tso) send = true;
-      if (off + len >= avail) send = true;  // idle or end of buffer (iperf3 writes keep it full)
+      // Everything buffered fits: sent at once. FreeBSD requires idle or
+      // TF_NODELAY for this (Nagle); iperf3 sets TCP_NODELAY on its control
+      // connection (since 3.10), and its data writes keep the buffer full.
+      if (off + len >= avail) send = true;
       if (sack_rxmit || SEQ_LT(tp_.snd_nxt, tp_.snd_max)) send = true;
     }
     if (!send && acknow_) {
@@ -408,10 +455,7 @@ void FreeBsdTcpSender::tcp_do_segment(const Packet& p) {
   ++stats_.acks_received;
   t_rcvtime_ = tp_.ticks;
   if (ts_on_ && th.ts_present && SEQ_LEQ(th.seq, rcv_nxt_)) ts_recent_ = th.ts_val;
-  if (tlen > 0) {
-    if (th.seq == rcv_nxt_) rcv_nxt_ += tlen;
-    acknow_ = true;  // the peer's (control) data is acknowledged at once
-  }
+  if (tlen > 0) receive_data(p);
   bool needoutput = false;
   if (SEQ_GT(th_ack, tp_.snd_max)) {  // dropafterack
     acknow_ = true;
@@ -587,6 +631,13 @@ void FreeBsdTcpSender::tcp_do_segment(const Packet& p) {
 }
 
 void FreeBsdTcpSender::handle_event(std::uint64_t tag) {
+  if (tag == kDelackTimer) {
+    // tcp_timer_delack: the delayed ACK goes out now.
+    sync_clock();
+    acknow_ = true;
+    tcp_output();
+    return;
+  }
   if (tag == kRexmtTimer) {
     const std::uint64_t rtos = stats_.rto_count;
     tcp_timer_rexmt();

@@ -15,6 +15,21 @@
 //       - { text: "patched / stock, hz=100, 1%", measured: 4.5,
 //           numerator: { hz: 100, cc: cubic_d46046, every: 100 },
 //           denominator: { hz: 100, cc: cubic, every: 100 } }
+//
+// Several values per cell (T2: each sender's throughput and Jain's index)
+// use `metrics:` instead of `metric`/`flow`, and name the values in the cells:
+//
+//   measured:
+//     keys: { hz: ..., cc1: traffic.s1.cc, cc2: traffic.s2.cc }
+//     metrics:
+//       s1:   { flow: s1, metric: receiver_mbps }     # a flow's throughput
+//       s2:   { flow: s2 }
+//       jain: { fairness: [s1, s2] }                  # Jain's index of those flows' receiver_mbps
+//     cells:
+//       - { hz: 100, cc1: cubic, cc2: newreno, s1: 317, s2: 533, jain: 0.94 }
+//
+// Throughput errors are relative (%); a fairness error is the difference in
+// index points (x 100).
 #pragma once
 
 #include <iosfwd>
@@ -30,7 +45,17 @@ namespace netsim {
 
 struct MeasuredCell {
   std::vector<std::string> key_values;  // in the order of MeasuredSpec::keys
-  double value = 0;
+  double value = 0;                     // the first metric's value
+  std::vector<double> values;           // one per MeasuredSpec::metrics
+};
+
+// One compared quantity: a flow's throughput, or Jain's index over flows.
+struct MeasuredMetric {
+  std::string name;                     // "value" for a single-metric block
+  std::string metric = "receiver_mbps"; // receiver_mbps | sender_mbps (of the flow, or of the fairness flows)
+  std::string flow;                     // throughput: the flow (empty: the first flow of each run)
+  std::vector<std::string> fairness;    // non-empty: Jain's index over these flows
+  bool is_fairness() const { return !fairness.empty(); }
 };
 
 struct MeasuredClaim {
@@ -45,6 +70,8 @@ struct MeasuredSpec {
   std::string metric = "receiver_mbps";
   std::string flow;  // empty: the first flow of each run
   std::vector<std::pair<std::string, std::string>> keys;  // column name, scenario path
+  std::vector<MeasuredMetric> metrics;  // always >= 1; a legacy block has one named "value"
+  bool multi = false;                   // written with `metrics:`
   std::vector<MeasuredCell> cells;
   std::vector<MeasuredClaim> claims;
 };
@@ -55,13 +82,26 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec);
 
 // One row per measured cell: simulated mean and range over the runs (seeds)
 // whose overrides match the cell's key values.
+struct MetricComparison {
+  std::size_t runs = 0;
+  double sim_mean = 0, sim_min = 0, sim_max = 0;
+  double measured = 0;
+  double error = 0;  // throughput: (sim_mean - measured) / measured * 100; fairness: (sim - measured) * 100 points
+};
+
 struct ComparisonRow {
   std::vector<std::string> key_values;
+  // The first metric (the only one of a single-metric block):
   std::size_t runs = 0;
   double sim_mean = 0, sim_min = 0, sim_max = 0;
   double measured = 0;
   double error_pct = 0;  // (sim_mean - measured) / measured * 100
+  std::vector<MetricComparison> metrics;  // one per MeasuredSpec::metrics
 };
+
+// The value of metric `k` in one run; nullopt if a flow it needs is missing
+// or Jain's index is undefined (every share zero).
+std::optional<double> metric_value(const results::RunResult& r, const MeasuredMetric& k);
 
 std::vector<ComparisonRow> compare(const results::RunSet& runs, const MeasuredSpec& m);
 
@@ -69,6 +109,9 @@ std::vector<ComparisonRow> compare(const results::RunSet& runs, const MeasuredSp
 void write_comparison_text(std::ostream& out, const results::RunSet& runs, const MeasuredSpec& m);
 // One row per run (seed) of the compared flow: the key columns, seed,
 // sender_mbps, receiver_mbps, retransmits, measured_mbps, error_pct.
+// With `metrics:` instead: the key columns, seed, one column per metric
+// (<name>_mbps for a throughput, <name> for a fairness index), then the
+// measured values (measured_<name>_mbps, measured_<name>).
 void write_comparison_csv(std::ostream& out, const results::RunSet& runs, const MeasuredSpec& m);
 
 }  // namespace netsim

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "netsim/app/iperf3_client.h"
+#include "netsim/app/iperf3_server.h"
 #include "netsim/app/udp_sink.h"
 #include "netsim/app/udp_source.h"
 #include "netsim/filter/packet_filter.h"
@@ -39,7 +41,9 @@ struct BuiltNic {
   GroReceiveNic* nic;
 };
 
-// Counters of one tcp flow over its measurement window [start, end).
+// Counters of one tcp flow over its measurement window [start, end). For a
+// flow of several connections (iperf3 -P), sums over its data connections
+// (cwnd: the sum of the windows; srtt: the mean).
 struct TcpFlowCounters {
   std::uint64_t data_segments_sent = 0;  // sender: segments without SYNs, retransmissions included
   std::uint64_t bytes_sent = 0;          // sender: payload bytes, retransmissions included
@@ -51,58 +55,47 @@ struct TcpFlowCounters {
   std::uint32_t srtt_us = 0;
   std::uint64_t segments_received = 0;   // receiver: wire segments of this connection
   std::uint64_t bytes_delivered = 0;     // receiver: in order to the application
+  // How long the receiving application measured bytes_delivered over, when
+  // that is not the flow's window (an iperf3 server stops at TEST_END's
+  // arrival); 0 = the flow's window.
+  SimTime receive_span = 0;
 };
 
-// Runs one tcp flow like `iperf3 -c`: connects at `start` with unlimited data,
+// The application of one tcp flow, as the runner sees it: a measurement
+// window, counters (live until finish(), frozen after) and the end of the run.
+class TcpFlowApp {
+ public:
+  virtual ~TcpFlowApp() = default;
+  virtual TcpFlowCounters counters() const = 0;
+  virtual SimTime start() const = 0;
+  virtual SimTime end() const = 0;
+  // The run ends: freeze the counters and stop writing. Idempotent.
+  virtual void finish() = 0;
+  virtual bool finished() const = 0;
+};
+
+// `app: bulk`: one connection that connects at `start` with unlimited data,
 // and at `end` (min(stop, duration)) stops writing and freezes its counters
 // (the connection itself goes on with what is buffered; nothing is counted).
-class TcpFlowDriver final : public Component, public EventHandler {
+class TcpFlowDriver final : public Component, public EventHandler, public TcpFlowApp {
  public:
   TcpFlowDriver(Simulation& sim, std::string name, tcp::FreeBsdTcpSender& sender, tcp::LinuxTcpReceiver& receiver,
                 NodeId sender_host, SimTime start, SimTime end);
-  // iperf3 timing: connect `control` at `start`, the data connection once the
-  // control one is up, and measure `test_time` from the data connection's
-  // establishment (capped at `run_end`). Until then the window is empty.
-  void use_iperf3_timing(tcp::FreeBsdTcpSender& control, SimTime test_time, SimTime run_end);
-  // iperf3 reporting: sample the sender (and the server's reads) every
-  // `interval` from the test start (0: no intervals); the client writes
-  // `block` bytes per write(), and counts a write when it has completed.
-  void report_iperf3(SimTime interval, std::uint64_t block);
-  struct Iperf3Sample {
-    SimTime start = 0;  // absolute simulated times
-    SimTime end = 0;
-    std::uint64_t bytes_sent = 0;
-    std::uint64_t bytes_received = 0;
-    std::uint64_t retransmits = 0;
-    std::uint32_t snd_cwnd = 0;
-    std::uint32_t snd_wnd = 0;
-    std::uint32_t rtt_us = 0;
-    std::uint32_t rttvar_us = 0;
-  };
-  const std::vector<Iperf3Sample>& iperf3_samples() const { return samples_; }
-  // Bytes of completed application writes (whole blocks) so far.
-  std::uint64_t app_bytes_written() const;
-  // Completed-write bytes within the test window (frozen at finish()).
-  std::uint64_t app_bytes_sent() const { return (finished() ? frozen_written_ : app_bytes_written()) - written_at_start_; }
-  const tcp::FreeBsdTcpSender* control() const { return control_; }
   const tcp::FreeBsdTcpSender& sender() const { return sender_; }
 
   void handle_event(std::uint64_t tag) override;
-  // Freezes the counters and stops the application writing. Idempotent.
-  void finish();
-  bool finished() const { return frozen_.has_value(); }
+  void finish() override;
+  bool finished() const override { return frozen_.has_value(); }
   // Whether receiver connection `c` is this flow's.
   bool owns(tcp::LinuxTcpReceiver::ConnId c) const;
   // In-order bytes handed to the receiving app on connection `c` (owned by this flow).
   void on_delivered(tcp::LinuxTcpReceiver::ConnId c, std::uint64_t bytes);
-  // Live until finish(), frozen after.
-  TcpFlowCounters counters() const;
-  SimTime start() const { return start_; }
-  SimTime end() const { return end_; }
+  TcpFlowCounters counters() const override;
+  SimTime start() const override { return start_; }
+  SimTime end() const override { return end_; }
 
  private:
-  enum Tag : std::uint64_t { kConnect = 1, kEnd = 2, kSample = 3 };
-  void take_sample(SimTime now);
+  enum Tag : std::uint64_t { kConnect = 1, kEnd = 2 };
   tcp::FreeBsdTcpSender& sender_;
   tcp::LinuxTcpReceiver& receiver_;
   NodeId sender_host_;
@@ -111,21 +104,16 @@ class TcpFlowDriver final : public Component, public EventHandler {
   tcp::LinuxTcpReceiver::ConnId conn_ = -1;  // receiver side, once data arrived
   std::uint64_t delivered_ = 0;
   std::optional<TcpFlowCounters> frozen_;
-  tcp::FreeBsdTcpSender* control_ = nullptr;
-  // iperf3 reporting
-  SimTime sample_interval_ = 0;
-  std::uint64_t block_ = 1;
-  std::uint64_t written_at_start_ = 0;
-  std::uint64_t frozen_written_ = 0;
-  std::vector<Iperf3Sample> samples_;
-  Iperf3Sample last_;  // counters at the previous sample
 };
 
 struct BuiltTcpFlow {
   const TcpFlowSpec* spec;
-  tcp::FreeBsdTcpSender* sender;
+  tcp::FreeBsdTcpSender* sender;            // the (first) data connection
+  std::vector<tcp::FreeBsdTcpSender*> senders;  // every data connection (iperf3 -P: several)
   tcp::LinuxTcpReceiver* receiver;  // shared by all flows to the same (host, dst_port)
-  TcpFlowDriver* driver;
+  TcpFlowApp* driver;               // the flow's application: TcpFlowDriver or Iperf3TcpFlow
+  app::Iperf3Client* iperf3_client = nullptr;  // app: iperf3 only
+  app::Iperf3Server* iperf3_server = nullptr;
 };
 
 // Everything a run needs, owned together. The spec must outlive it.

@@ -128,13 +128,15 @@ struct TcpFlowSpec {
   bool sack = true;
   bool lrd = true;
   bool tso = true;
-  // bulk: one connection, measured over [start, stop). iperf3: a control
-  // connection first (its SYN is what a receiver's nth rule sees first), the
-  // data connection once it is up, and `time` measured from the data
-  // connection's establishment, as iperf3 -t does.
+  // bulk: one connection, measured over [start, stop). iperf3: iperf3's
+  // control protocol (models/app, docs/iperf3.md): a control connection
+  // first (its SYN is what a receiver's nth rule sees first), the parameter
+  // exchange, `parallel` data connections, and `time` measured from the
+  // client's reading of TEST_START, as iperf3 -t does.
   std::string app = "bulk";
   SimTime time = 10'000'000'000'000;  // iperf3 -t: 10 s
   std::uint64_t length = 131072;      // iperf3 -l: bytes per write (TCP default 128 KB)
+  int parallel = 1;                   // iperf3 -P: data connections (1..128)
 };
 
 struct SweepAxis {
@@ -154,6 +156,10 @@ struct ScenarioSpec {
   std::string name;
   std::string description;
   std::uint64_t seed = 1;
+  // Runs per sweep cell: seeds seed, seed+1, ..., seed+seeds-1 (an implicit
+  // last, fastest-varying sweep axis; ignored when `seed` is itself swept or
+  // set on the command line).
+  int seeds = 1;
   SimTime duration = 0;
   SimTime interval = 0;  // interval-report period; 0 = no interval samples
   std::vector<HostSpec> hosts;

@@ -12,9 +12,11 @@
 //     sys/netinet/tcp_timer.c   tcp_timer_rexmt
 // See shared/design/freebsd-tcp.md sections 3.1-3.9 and docs/tcp-sender.md.
 //
-// It is a data sender: the peer's data, if any, is acknowledged but not
-// delivered (the iperf3 control channel is modelled above this class).
-// No FIN/close, persist timer or keepalive yet.
+// It is a data sender. The peer's in-order data (iperf3 control messages) is
+// acknowledged with FreeBSD's delayed ACK (tcp_input.c DELAY_ACK / TF_DELACK,
+// net.inet.tcp.delacktime = TCPTV_DELACK = hz/25 ticks) and its byte count
+// reported to set_on_data; the bytes themselves are not kept.
+// No FIN/close, persist timer, keepalive or reassembly queue yet.
 #pragma once
 
 #include <cstdint>
@@ -47,6 +49,7 @@ struct FreeBsdTcpConfig {
   std::uint32_t sendbuf_inc = 8192;      // net.inet.tcp.sendbuf_inc
   std::uint32_t sendbuf_max = 2097152;   // net.inet.tcp.sendbuf_max
   std::uint8_t request_wscale = 6;       // what we offer (sb_max 2 MB -> 6)
+  bool delayed_ack = true;               // net.inet.tcp.delayed_ack
 };
 
 struct FreeBsdTcpStats {
@@ -84,6 +87,13 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   std::uint64_t bytes_written() const { return bytes_written_; }
   // Called once when the handshake completes (set-up path only).
   void set_on_established(std::function<void()> f) { on_established_ = std::move(f); }
+  // Called with the byte count of in-order data from the peer, after the
+  // segment carrying it has been processed (the application reads it then).
+  void set_on_data(std::function<void(std::uint64_t)> f) { on_data_ = std::move(f); }
+  // In-order bytes received from the peer so far.
+  std::uint64_t bytes_received() const { return bytes_received_; }
+  // The delayed-ACK timer (TT_DELACK) is running.
+  bool delack_pending() const { return delack_.pending(); }
 
   // Receives a state sample after every processed ACK and every RTO.
   void set_trace(TcpTraceSink sink) { trace_ = std::move(sink); }
@@ -112,7 +122,7 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   }
 
  private:
-  enum TimerTag : std::uint64_t { kRexmtTimer = 1 };
+  enum TimerTag : std::uint64_t { kRexmtTimer = 1, kDelackTimer = 2 };
 
   // tcp_ts_getticks(): milliseconds of uptime, as cached at the last hardclock.
   std::uint32_t ts_now() const;
@@ -128,6 +138,7 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   void handle_syn_ack(const Packet& p);
   void tcp_do_prr_ack(sackstatus_t sack_changed, std::uint32_t maxseg);
   void tcp_timer_rexmt();
+  void receive_data(const Packet& p);
   void arm_rexmt(int ticks) { rexmt_.reset(ticks); }
   void stop_rexmt() { rexmt_.stop(); }
   void sndbuf_autoscale();
@@ -145,6 +156,7 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   TcpRttState rtt_;
   SackScoreboard sb_;
   Callout rexmt_;
+  Callout delack_;   // TT_DELACK
   State state_ = State::closed;
 
   std::uint32_t iss_ = 0;
@@ -159,7 +171,10 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   std::uint32_t snd_wl1_ = 0;
   std::uint32_t snd_wl2_ = 0;
   std::uint32_t t_badrxtwin_ = 0;
-  bool acknow_ = false;
+  bool acknow_ = false;         // TF_ACKNOW
+  bool delack_flag_ = false;    // TF_DELACK: arm the delayed-ACK timer after this segment
+  std::uint64_t bytes_received_ = 0;
+  std::uint64_t data_for_app_ = 0;  // in-order bytes of the segment being processed
 
   // Send buffer: bytes from snd_una upwards (sbavail) and its high-water mark.
   std::uint64_t so_snd_cc_ = 0;
@@ -169,6 +184,7 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   std::uint64_t bytes_acked_total_ = 0;
   FreeBsdTcpStats stats_;
   std::function<void()> on_established_;
+  std::function<void(std::uint64_t)> on_data_;
   TcpTraceSink trace_;
 };
 

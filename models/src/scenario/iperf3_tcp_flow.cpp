@@ -1,0 +1,38 @@
+#include "netsim/scenario/iperf3_tcp_flow.h"
+
+#include <utility>
+
+namespace netsim {
+
+Iperf3TcpFlow::Iperf3TcpFlow(Simulation& sim, std::string name, app::Iperf3Client& client, app::Iperf3Server& server)
+    : Component(sim, std::move(name)), client_(client), server_(server) {}
+
+TcpFlowCounters Iperf3TcpFlow::counters() const {
+  TcpFlowCounters c;
+  std::uint64_t srtt_sum = 0;
+  const int n = client_.stream_count();
+  for (int i = 0; i < n; ++i) {
+    const app::Iperf3SenderCounters s = client_.counters(i);
+    c.data_segments_sent += s.segments_sent;
+    c.bytes_sent += s.bytes_sent;
+    c.bytes_acked += s.bytes_acked;
+    c.retransmits += s.retransmits;
+    c.rto_count += s.rto_count;
+    c.recovery_episodes += s.recovery_episodes;
+    c.cwnd += s.cwnd;
+    srtt_sum += s.srtt_us;
+    const app::Iperf3ReceiverCounters r = server_.counters(i);
+    c.segments_received += r.segments_received;
+    c.bytes_delivered += r.bytes_read;
+  }
+  c.srtt_us = n > 0 ? static_cast<std::uint32_t>(srtt_sum / static_cast<std::uint64_t>(n)) : 0;
+  c.receive_span = server_.end() - server_.start();
+  return c;
+}
+
+void Iperf3TcpFlow::finish() {
+  client_.finish();
+  server_.finish();
+}
+
+}  // namespace netsim
