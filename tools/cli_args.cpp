@@ -1,6 +1,8 @@
 #include "cli_args.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstdint>
 
 #include "netsim/scenario/scenario_loader.h"
 
@@ -14,6 +16,9 @@ Usage:
                   [--app-side client|server] [--out PATH] [--trace-tcp PATH] [-j N]
   netsim validate FILE [--set KEY=VALUE]...
   netsim topo FILE --dot [--set KEY=VALUE]...
+  netsim sweep FILE --out DIR [--axis KEY=V1,V2,...]... [--seeds N] [--set KEY=VALUE]... [-j N]
+                    [--shard I/N] [--resume|--retry-failed|--force] [--emit-slurm [--shards N]]
+  netsim results DIR [--by KEY,...] [--metric NAME]... [--format text|csv]
   netsim --version
   netsim COMMAND --help
 
@@ -21,6 +26,8 @@ Commands:
   run        run every cell of the scenario's sweep (one cell if it has none) and print the results
   validate   check a scenario and its overrides without running it
   topo       print the scenario's topology as a Graphviz graph
+  sweep      run a parameter sweep into a resumable result directory (one record per run)
+  results    merge and summarize a sweep's result directory
 
 Results go to stdout (or --out), diagnostics to stderr.
 
@@ -30,6 +37,7 @@ Exit codes:
   2  bad command-line usage
   3  invalid scenario or override (the message names file, line, column and field)
   4  results could not be written
+  130  sweep interrupted by SIGINT or SIGTERM (rerun the same command to resume)
 )";
 
 const char* const kRunUsage = R"(Usage: netsim run FILE [options]
@@ -66,12 +74,65 @@ const char* const kTopoUsage = R"(Usage: netsim topo FILE --dot [--set KEY=VALUE
 Prints the topology in Graphviz DOT (render with: netsim topo FILE --dot | dot -Tpng -o topo.png).
 )";
 
+const char* const kSweepUsage = R"(Usage: netsim sweep FILE --out DIR [options]
+
+Runs every combination of the scenario's sweep axes, the --axis axes and the
+--seeds seeds, each run single-threaded and deterministic, on -j worker threads.
+Each run's record is written to DIR/runs/<key>.pb atomically as soon as the run
+ends; DIR/results.jsonl and DIR/results.csv are merged from them at the end.
+Rerunning the same command skips recorded runs (failed ones included) and runs
+the rest, so an interrupted or killed sweep loses only the runs in flight.
+
+Options:
+  --out DIR          result directory (created if missing); required
+  --axis KEY=V1,...  an extra sweep axis, e.g. --axis hosts.sender.hz=100,1000 (repeatable;
+                     replaces the file's axis of the same key; each value is checked first)
+  --seeds N          run every cell with N seeds: S, S+1, ..., S+N-1 (S: the scenario's seed)
+  --set KEY=VALUE    pin a field in every run (drops an axis of the same key)
+  -j, --jobs N       worker threads (default: all cores)
+  --shard I/N        run only runs whose index is I mod N (0 <= I < N); shards may share DIR
+  --resume           skip recorded runs (the default)
+  --retry-failed     skip recorded successes, redo recorded failures
+  --force            redo every run, replacing its record
+  --progress P       auto (default: a bar on a terminal, else a line every 10 s), bar, lines, none
+  --emit-slurm       do not run: write DIR/sweep.sbatch, a Slurm job array of --shards tasks
+                     (default 16, at most the number of runs), each running one shard with
+                     -j N CPUs (default 1); submit it with: sbatch DIR/sweep.sbatch
+  --shards N         array size for --emit-slurm
+  -h, --help         this help
+
+Exit codes: 0 all runs succeeded, 1 some runs failed (recorded with their
+error), 2 usage, 3 invalid scenario or --set/--axis value, 4 DIR cannot be
+written, 130 interrupted (SIGINT/SIGTERM: runs in flight finish and are recorded).
+See docs/sweeps.md.
+)";
+
+const char* const kResultsUsage = R"(Usage: netsim results DIR [options]
+
+Merges the records in DIR/runs/ (from any number of sweeps and shards) into
+DIR/results.jsonl and DIR/results.csv, then prints a summary: one row per
+group of axis values and flow, with the mean, min and max of each metric over
+the group's runs (usually its seeds).
+
+Options:
+  --by KEY,...      parameter keys to group by (default: every parameter that varies, except seed)
+  --metric NAME     a numeric flow field: receiver_mbps (default), sender_mbps, retransmits,
+                    loss_pct, packets_lost, rto_count, ... (repeatable)
+  --format F        text (default, an aligned table) or csv
+  -h, --help        this help
+
+Exit codes: 0 all recorded runs succeeded, 1 some recorded runs failed,
+2 usage or unknown --by/--metric, 4 DIR cannot be read or written.
+)";
+
 }  // namespace
 
 std::string usage(const std::string& command) {
   if (command == "run") return kRunUsage;
   if (command == "validate") return kValidateUsage;
   if (command == "topo") return kTopoUsage;
+  if (command == "sweep") return kSweepUsage;
+  if (command == "results") return kResultsUsage;
   return kMainUsage;
 }
 
@@ -91,18 +152,26 @@ Options parse_args(const std::vector<std::string>& args) {
     }
     return o;
   }
-  if (first != "run" && first != "validate" && first != "topo") throw UsageError("unknown command '" + first + "'");
+  if (first != "run" && first != "validate" && first != "topo" && first != "sweep" && first != "results") throw UsageError("unknown command '" + first + "'");
   o.command = first;
 
   auto value_of = [&args](std::size_t& i) -> const std::string& {
     if (i + 1 >= args.size()) throw UsageError("option " + args[i] + " needs a value");
     return args[++i];
   };
+  auto positive = [](const std::string& opt, const std::string& v) {
+    std::uint64_t n = 0;
+    auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (ec != std::errc{} || end != v.data() + v.size() || n == 0) throw UsageError(opt + " needs a positive integer, got '" + v + "'");
+    return n;
+  };
+  const bool sweep = o.command == "sweep";
+  const bool results = o.command == "results";
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "-h" || a == "--help") {
       o.help = true;
-    } else if (a == "--set") {
+    } else if (a == "--set" && !results) {
       try {
         o.overrides.push_back(parse_override(value_of(i)));
       } catch (const ScenarioError& e) {
@@ -131,16 +200,55 @@ Options parse_args(const std::vector<std::string>& args) {
       const std::string& v = value_of(i);
       if (v != "client" && v != "server") throw UsageError(a + " must be client or server, got '" + v + "'");
       o.iperf3_server = v == "server";
-    } else if (a == "--out" && o.command == "run") {
+    } else if (a == "--axis" && sweep) {
+      try {
+        o.axes.push_back(sweep::parse_axis(value_of(i)));
+      } catch (const sweep::SweepUsageError& e) {
+        throw UsageError(e.what());
+      }
+    } else if (a == "--seeds" && sweep) {
+      o.seeds = positive(a, value_of(i));
+    } else if (a == "--shard" && sweep) {
+      try {
+        o.shard = sweep::parse_shard(value_of(i));
+      } catch (const sweep::SweepUsageError& e) {
+        throw UsageError(e.what());
+      }
+    } else if ((a == "--resume" || a == "--retry-failed" || a == "--force") && sweep) {
+      o.resume = a == "--resume" ? sweep::ResumeMode::resume
+                 : a == "--force" ? sweep::ResumeMode::force
+                                  : sweep::ResumeMode::retry_failed;
+    } else if (a == "--emit-slurm" && sweep) {
+      o.emit_slurm = true;
+    } else if (a == "--shards" && sweep) {
+      o.slurm_shards = static_cast<std::size_t>(positive(a, value_of(i)));
+    } else if (a == "--progress" && sweep) {
+      o.progress = value_of(i);
+      if (o.progress != "auto" && o.progress != "bar" && o.progress != "lines" && o.progress != "none") {
+        throw UsageError("--progress must be auto, bar, lines or none, got '" + o.progress + "'");
+      }
+    } else if (a == "--by" && results) {
+      const std::string& v = value_of(i);
+      for (std::size_t start = 0; start <= v.size();) {
+        const std::size_t comma = std::min(v.find(',', start), v.size());
+        if (comma == start) throw UsageError("--by needs KEY[,KEY...], got '" + v + "'");
+        o.group_by.push_back(v.substr(start, comma - start));
+        start = comma + 1;
+      }
+    } else if (a == "--metric" && results) {
+      o.metrics.push_back(value_of(i));
+    } else if (a == "--format" && results) {
+      const std::string& v = value_of(i);
+      if (v != "text" && v != "csv") throw UsageError("--format must be text or csv for 'results', got '" + v + "'");
+      o.format = v == "csv" ? OutputFormat::csv : OutputFormat::text;
+    } else if (a == "--out" && (o.command == "run" || sweep)) {
       o.out_path = value_of(i);
     } else if (a == "--trace-tcp" && o.command == "run") {
       o.trace_tcp_path = value_of(i);
-    } else if ((a == "-j" || a == "--jobs") && o.command == "run") {
-      const std::string& v = value_of(i);
-      unsigned n = 0;
-      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-      if (ec != std::errc{} || end != v.data() + v.size() || n == 0) throw UsageError(a + " needs a positive integer, got '" + v + "'");
-      o.jobs = n;
+    } else if ((a == "-j" || a == "--jobs") && (o.command == "run" || sweep)) {
+      const std::uint64_t n = positive(a, value_of(i));
+      if (n > 4096) throw UsageError(a + " needs a positive integer up to 4096, got '" + args[i] + "'");
+      o.jobs = static_cast<unsigned>(n);
     } else if (a == "--dot" && o.command == "topo") {
       o.dot = true;
     } else if (!a.empty() && a[0] == '-') {
@@ -152,7 +260,10 @@ Options parse_args(const std::vector<std::string>& args) {
     }
   }
   if (o.help) return o;
-  if (o.scenario_file.empty()) throw UsageError("'" + o.command + "' needs a scenario FILE");
+  if (o.scenario_file.empty()) throw UsageError("'" + o.command + "' needs " + (results ? "a result DIR" : "a scenario FILE"));
+  if (sweep && !o.out_path) throw UsageError("'sweep' needs --out DIR (where the run records go)");
+  if (o.slurm_shards != 0 && !o.emit_slurm) throw UsageError("--shards is for --emit-slurm; to run one shard use --shard I/N");
+  if (o.emit_slurm && o.shard) throw UsageError("--emit-slurm writes a script for all shards; drop --shard");
   if (o.command == "topo" && !o.dot) throw UsageError("'topo' needs --dot (the only output format so far)");
   return o;
 }

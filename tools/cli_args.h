@@ -8,6 +8,7 @@
 
 #include "netsim/results/result_writers.h"
 #include "netsim/scenario/scenario_spec.h"
+#include "netsim/sweep/sweep.h"
 
 namespace netsim::cli {
 
@@ -18,6 +19,7 @@ enum ExitCode : int {
   kUsage = 2,          // bad command-line syntax
   kBadScenario = 3,    // the scenario file or an override is invalid
   kOutputError = 4,    // results could not be written
+  kInterrupted = 130,  // sweep stopped by SIGINT/SIGTERM (128 + SIGINT, as shells report it); rerun to resume
 };
 
 // A command-line mistake; what() is the message, printed with a hint to --help.
@@ -30,8 +32,8 @@ class UsageError : public std::runtime_error {
 enum class Iperf3Format { none, text, json };
 
 struct Options {
-  std::string command;  // run | validate | topo | help | version
-  std::string scenario_file;
+  std::string command;  // run | validate | topo | sweep | results | help | version
+  std::string scenario_file;  // results: the result directory
   std::vector<Override> overrides;  // --set and --seed, in command-line order
   OutputFormat format = OutputFormat::text;
   std::optional<std::string> out_path;
@@ -42,6 +44,19 @@ struct Options {
   bool dot = false;
   bool help = false;
   unsigned jobs = 0;  // 0: all cores
+
+  // sweep
+  std::vector<sweep::AxisArg> axes;  // --axis, in command-line order
+  std::uint64_t seeds = 0;           // --seeds N; 0: the scenario's own seeds
+  std::optional<sweep::Shard> shard;
+  sweep::ResumeMode resume = sweep::ResumeMode::resume;
+  bool emit_slurm = false;
+  std::size_t slurm_shards = 0;      // --shards; 0: the default
+  std::string progress = "auto";     // auto | bar | lines | none
+
+  // results
+  std::vector<std::string> group_by;  // --by
+  std::vector<std::string> metrics;   // --metric, repeatable
 };
 
 Options parse_args(const std::vector<std::string>& args);

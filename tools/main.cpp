@@ -1,4 +1,4 @@
-// netsim command-line tool: run, validate and draw scenarios.
+// netsim command-line tool: run, validate and draw scenarios; sweep into result directories.
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "cli_args.h"
+#include "sweep_commands.h"
 #include "netsim/app/iperf2_from_result.h"
 #include "netsim/app/iperf3_from_result.h"
 #include "netsim/scenario/scenario_builder.h"
@@ -250,6 +251,8 @@ int dispatch(const std::vector<std::string>& args) {
   try {
     if (o.command == "run") return command_run(o);
     if (o.command == "validate") return command_validate(o);
+    if (o.command == "sweep") return command_sweep(o, args);
+    if (o.command == "results") return command_results(o);
     return command_topo(o);
   } catch (const ScenarioError& e) {
     std::cerr << e.what() << "\n";

@@ -22,6 +22,8 @@ readonly packages=(
   libboost-graph-dev libeigen3-dev libyaml-cpp-dev
   libprotobuf-dev protobuf-compiler
   libgtest-dev libbenchmark-dev
+  python3                # tests: results.csv through Python's csv module, record comparisons
+  slurm-wlm              # tests: the emitted job array on a single-node Slurm cluster (auth/none, no munge)
 )
 
 say() { printf 'setup.sh: %s\n' "$*" >&2; }

@@ -5,6 +5,7 @@ set(proto_out ${PROJECT_BINARY_DIR}/generated-proto)
 file(MAKE_DIRECTORY ${proto_out}/netsim/results)
 protobuf_generate(TARGET netsim LANGUAGE cpp APPEND_PATH
                   PROTOS ${PROJECT_SOURCE_DIR}/libsim/proto/netsim/results/run_result.proto
+                         ${PROJECT_SOURCE_DIR}/libsim/proto/netsim/results/sweep_record.proto
                   PROTOC_OUT_DIR ${proto_out}/netsim/results
                   OUT_VAR proto_generated)
 set_source_files_properties(${proto_generated} PROPERTIES COMPILE_OPTIONS "-w")

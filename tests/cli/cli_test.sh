@@ -4,29 +4,7 @@
 set -u
 netsim=$1
 src=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-passes=0
-
-# expect NAME EXPECTED_EXIT STDOUT_REGEX STDERR_REGEX -- COMMAND...
-expect() {
-  local name=$1 want=$2 out_re=$3 err_re=$4
-  shift 5
-  "$@" >"$work/out" 2>"$work/err"
-  local got=$?
-  local ok=1
-  [ "$got" -eq "$want" ] || { echo "FAIL $name: exit $got, expected $want"; ok=0; }
-  if [ -n "$out_re" ] && ! grep -Eq -- "$out_re" "$work/out"; then echo "FAIL $name: stdout lacks /$out_re/"; ok=0; fi
-  if [ -n "$err_re" ] && ! grep -Eq -- "$err_re" "$work/err"; then echo "FAIL $name: stderr lacks /$err_re/"; ok=0; fi
-  if [ $ok -eq 1 ]; then
-    passes=$((passes + 1))
-    echo "ok   $name"
-  else
-    failures=$((failures + 1))
-    echo "---- stdout:"; head -c 2000 "$work/out"; echo "---- stderr:"; head -c 2000 "$work/err"
-  fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
 
 udp=$src/scenarios/udp-switch-nth.yaml
 sweep=$src/scenarios/udp-drop-sweep.yaml

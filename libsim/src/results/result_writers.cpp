@@ -253,7 +253,9 @@ constexpr std::size_t kLinkCsvFields = 11;       // link .. max_queue_bytes
 static_assert(std::size(kFlowCsvColumns) == kRunCsvFields + 2 + kFlowCsvFields + 1);  // + events, wall_time_s; error
 static_assert(std::size(kLinkCsvColumns) == kRunCsvFields + kLinkCsvFields + 1);
 
-bool needs_quotes(std::string_view field) { return field.find_first_of(",\"\r\n") != std::string_view::npos; }
+}  // namespace
+
+static bool needs_quotes(std::string_view field) { return field.find_first_of(",\"\r\n") != std::string_view::npos; }
 
 void write_csv_record(std::ostream& out, const std::vector<std::string>& fields) {
   for (std::size_t i = 0; i < fields.size(); ++i) {
@@ -272,6 +274,8 @@ void write_csv_record(std::ostream& out, const std::vector<std::string>& fields)
   }
   out << '\n';
 }
+
+namespace {
 
 template <std::size_t N>
 void write_csv_header(std::ostream& out, const std::string_view (&columns)[N]) {

@@ -291,18 +291,28 @@ void write_tcp_trace_header(std::ostream& os) {
         "in_recovery,retransmits,recoveries,rtos\n";
 }
 
-results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& options) {
-  const auto wall_start = std::chrono::steady_clock::now();
-  results::RunResult out;
-  out.set_netsim_version(NETSIM_VERSION);
-  out.set_scenario_name(spec.name);
-  out.set_scenario_file(spec.file);
-  out.set_seed(spec.seed);
-  for (const Override& o : spec.overrides) {
-    auto* r = out.add_overrides();
+void add_overrides(google::protobuf::RepeatedPtrField<results::Override>& out, const std::vector<Override>& in) {
+  for (const Override& o : in) {
+    auto* r = out.Add();
     r->set_key(o.key);
     r->set_value(o.value);
   }
+}
+
+results::RunResult run_result_header(const std::string& scenario_name, const std::string& scenario_file,
+                                     std::uint64_t seed, const std::vector<Override>& overrides) {
+  results::RunResult out;
+  out.set_netsim_version(NETSIM_VERSION);
+  out.set_scenario_name(scenario_name);
+  out.set_scenario_file(scenario_file);
+  out.set_seed(seed);
+  add_overrides(*out.mutable_overrides(), overrides);
+  return out;
+}
+
+results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& options) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  results::RunResult out = run_result_header(spec.name, spec.file, spec.seed, spec.overrides);
 
   BuiltScenario b = build_scenario(spec);
   Simulation& sim = *b.sim;

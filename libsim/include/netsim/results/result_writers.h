@@ -53,6 +53,9 @@ inline constexpr std::string_view kLinkCsvColumns[] = {
     "utilization", "max_queue_packets", "max_queue_bytes",
     "error"};
 
+// One RFC 4180 record with a "\n" line end; a field is quoted only when it holds ',', '"', CR or LF.
+void write_csv_record(std::ostream& out, const std::vector<std::string>& fields);
+
 // Binary Protobuf serialization of the RunSet. Throws std::runtime_error on failure.
 void write_pb(std::ostream& out, const results::RunSet& runs);
 

@@ -1,7 +1,10 @@
 // Runs one scenario (one sweep cell, one seed) and collects its results.
 #pragma once
 
+#include <cstdint>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "netsim/results/run_result.pb.h"
 #include "netsim/scenario/scenario_spec.h"
@@ -20,6 +23,15 @@ struct RunOptions {
 
 // The header row of the --trace-tcp CSV.
 void write_tcp_trace_header(std::ostream& os);
+
+// Appends `in` to a results message's repeated overrides, in order.
+void add_overrides(google::protobuf::RepeatedPtrField<results::Override>& out, const std::vector<Override>& in);
+
+// The identity fields of a RunResult (version, scenario name and file, seed,
+// overrides) as run_scenario fills them; also for a run that failed before
+// its scenario could be loaded.
+results::RunResult run_result_header(const std::string& scenario_name, const std::string& scenario_file,
+                                     std::uint64_t seed, const std::vector<Override>& overrides);
 
 // Builds, runs and measures. Throws ScenarioError for build-time input errors.
 results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& options = {});
