@@ -287,6 +287,10 @@ void FreeBsdTcpSender::tcp_output() {
     std::int64_t len = 0;
     const sackhole* hole = nullptr;
     int sack_bytes_rxmt = 0;
+    // tcp_sack_output is consulted (and sets sack_bytes_rxmt, hole or not)
+    // only in fast recovery; outside it sack_bytes_rxmt stays 0, as in
+    // FreeBSD, whatever a stale sackhint still holds (LRD resets a hole's
+    // rxmit without taking its bytes off sack_bytes_rexmit).
     if (sack_on_ && IN_FASTRECOVERY(tp_.t_flags) && (hole = tcp_sack_output(tp_, sack_bytes_rxmt)) != nullptr) {
       const u_int l = tcp_sack_rxmit_len(tp_, *hole, sack_bytes_rxmt);
       if (l > 0) {
@@ -295,8 +299,6 @@ void FreeBsdTcpSender::tcp_output() {
         sack_rxmit = true;
         sendalot = true;
       }
-    } else if (sack_on_) {
-      sack_bytes_rxmt = tp_.sackhint.sack_bytes_rexmit;
     }
     const std::int64_t avail = static_cast<std::int64_t>(std::min<std::uint64_t>(so_snd_cc_, INT32_MAX));
     if (!sack_rxmit) {
