@@ -17,7 +17,10 @@ namespace netsim::app {
 namespace {
 
 using printf_format::cat;
+using printf_format::civil_time;
+using printf_format::CivilTime;
 using printf_format::fixed;
+using printf_format::two_digits;
 using printf_format::right;
 
 // ---------------------------------------------------------------------------
@@ -138,30 +141,9 @@ std::string window_line(std::uint64_t actual, std::uint64_t requested) {
 
 // strftime "%Y-%m-%d %H:%M:%S (%Z)" of local time = UTC + offset.
 std::string local_time(std::int64_t unix_seconds, std::int64_t utc_offset_s, const std::string& zone) {
-  const std::int64_t t = unix_seconds + utc_offset_s;
-  std::int64_t days = t / 86400;
-  std::int64_t secs = t % 86400;
-  if (secs < 0) {
-    secs += 86400;
-    --days;
-  }
-  // Civil date from a day count (H. Hinnant's algorithm).
-  const std::int64_t z = days + 719468;
-  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const std::int64_t doe = z - era * 146097;
-  const std::int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const std::int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const std::int64_t mp = (5 * doy + 2) / 153;
-  const std::int64_t day = doy - (153 * mp + 2) / 5 + 1;
-  const std::int64_t month = mp < 10 ? mp + 3 : mp - 9;
-  const std::int64_t year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  auto two = [](std::int64_t n) {
-    std::string s = std::to_string(n);
-    if (s.size() < 2) s.insert(s.begin(), '0');
-    return s;
-  };
-  return cat({std::to_string(year), "-", two(month), "-", two(day), " ", two(secs / 3600), ":", two(secs / 60 % 60),
-              ":", two(secs % 60), " (", zone, ")"});
+  const CivilTime c = civil_time(unix_seconds + utc_offset_s);
+  return cat({std::to_string(c.year), "-", two_digits(c.month), "-", two_digits(c.day), " ", two_digits(c.hour), ":",
+              two_digits(c.minute), ":", two_digits(c.second), " (", zone, ")"});
 }
 
 // " (icwnd/mss/irtt=%u/%u/%u)" when TCP_INFO was read at connect time.

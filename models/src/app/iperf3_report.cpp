@@ -18,7 +18,10 @@
 namespace netsim::app {
 namespace {
 
+using printf_format::civil_time;
+using printf_format::CivilTime;
 using printf_format::fixed;
+using printf_format::two_digits;
 using printf_format::left;
 using printf_format::right;
 
@@ -228,30 +231,10 @@ std::string rfc1123_gmt(std::int64_t unix_seconds) {
   static constexpr const char* kDay[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
   static constexpr const char* kMonth[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                            "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
-  std::int64_t days = unix_seconds / 86400;
-  std::int64_t secs = unix_seconds % 86400;
-  if (secs < 0) {
-    secs += 86400;
-    --days;
-  }
-  const std::int64_t weekday = ((days % 7) + 11) % 7;  // 1970-01-01 was a Thursday
-  // Civil date from a day count (H. Hinnant's algorithm).
-  const std::int64_t z = days + 719468;
-  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const std::int64_t doe = z - era * 146097;
-  const std::int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const std::int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const std::int64_t mp = (5 * doy + 2) / 153;
-  const std::int64_t day = doy - (153 * mp + 2) / 5 + 1;
-  const std::int64_t month = mp < 10 ? mp + 3 : mp - 9;
-  const std::int64_t year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  auto two = [](std::int64_t n) {
-    std::string s = std::to_string(n);
-    if (s.size() < 2) s.insert(s.begin(), '0');
-    return s;
-  };
-  return std::string(kDay[weekday]) + ", " + two(day) + " " + kMonth[month - 1] + " " + std::to_string(year) +
-         " " + two(secs / 3600) + ":" + two(secs / 60 % 60) + ":" + two(secs % 60) + " GMT";
+  const CivilTime c = civil_time(unix_seconds);
+  return std::string(kDay[c.weekday]) + ", " + two_digits(c.day) + " " + kMonth[c.month - 1] + " " +
+         std::to_string(c.year) + " " + two_digits(c.hour) + ":" + two_digits(c.minute) + ":" + two_digits(c.second) +
+         " GMT";
 }
 
 // ---------------------------------------------------------------------------
