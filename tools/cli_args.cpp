@@ -19,6 +19,7 @@ Usage:
   netsim sweep FILE --out DIR [--axis KEY=V1,V2,...]... [--seeds N] [--set KEY=VALUE]... [-j N]
                     [--shard I/N] [--resume|--retry-failed|--force] [--emit-slurm [--shards N]]
   netsim results DIR [--by KEY,...] [--metric NAME]... [--format text|csv]
+  netsim calibrate FILE [--data PATH[:KEY=VALUE,...]]... [--set KEY=VALUE]... [-j N] [--out PROFILE]
   netsim --version
   netsim COMMAND --help
 
@@ -28,6 +29,10 @@ Commands:
   topo       print the scenario's topology as a Graphviz graph
   sweep      run a parameter sweep into a resumable result directory (one record per run)
   results    merge and summarize a sweep's result directory
+  calibrate  fit the scenario's free parameters (calibrate:) on measured cells, predict the rest
+
+run, validate, topo, sweep and calibrate take --profile PROFILE.yaml: the fitted
+parameters of a calibration profile, applied before any --set.
 
 Results go to stdout (or --out), diagnostics to stderr.
 
@@ -59,8 +64,34 @@ Options:
   --trace-tcp PATH  write every TCP sender's state after each ACK and RTO as CSV (cwnd,
                     ssthresh, pipe, srtt, rto, recovery, ...); with several runs, one file
                     per run: PATH with ".<run>" before its extension (run numbers from 1)
+  --profile FILE    apply a calibration profile's parameters (before --set)
   -j, --jobs N      worker threads for sweep cells (default: all cores)
   -h, --help        this help
+)";
+
+const char* const kCalibrateUsage = R"(Usage: netsim calibrate FILE [options]
+
+Fits the free parameters the scenario declares in its calibrate: block on the
+measured cells its fit_on filter selects, then runs every measured cell with the
+fitted values. Prints the report (fitted values; every cell with measured,
+simulated, error, fitted or predicted; the MAPE of each group) on stdout,
+progress on stderr, and writes a calibration profile that `netsim run
+--profile` applies. See docs/calibration.md.
+
+Options:
+  --data PATH[:KEY=VALUE,...]
+                     measured data instead of the scenario's measured cells: a mapping
+                     file (YAML, runs: [{file, params}]) or one measurement file (iperf3 -J,
+                     iperf3 text, iperf2 -e, nuttcp) with the cell's key values (repeatable)
+  --set KEY=VALUE    pin a field in every run (not a fitted one)
+  --profile FILE     apply another profile first
+  --max-evaluations N  replaces calibrate.max_evaluations
+  --out FILE         where the profile goes (default: <scenario>.profile.yaml here)
+  -j, --jobs N       worker threads for the runs of one evaluation (default: all cores)
+  -h, --help         this help
+
+Exit codes: 0 done, 1 a run failed, 2 usage, 3 invalid scenario, calibrate block,
+data or profile, 4 the profile cannot be written.
 )";
 
 const char* const kValidateUsage = R"txt(Usage: netsim validate FILE [--set KEY=VALUE]...
@@ -133,6 +164,7 @@ std::string usage(const std::string& command) {
   if (command == "topo") return kTopoUsage;
   if (command == "sweep") return kSweepUsage;
   if (command == "results") return kResultsUsage;
+  if (command == "calibrate") return kCalibrateUsage;
   return kMainUsage;
 }
 
@@ -152,7 +184,10 @@ Options parse_args(const std::vector<std::string>& args) {
     }
     return o;
   }
-  if (first != "run" && first != "validate" && first != "topo" && first != "sweep" && first != "results") throw UsageError("unknown command '" + first + "'");
+  if (first != "run" && first != "validate" && first != "topo" && first != "sweep" && first != "results" &&
+      first != "calibrate") {
+    throw UsageError("unknown command '" + first + "'");
+  }
   o.command = first;
 
   auto value_of = [&args](std::size_t& i) -> const std::string& {
@@ -167,6 +202,7 @@ Options parse_args(const std::vector<std::string>& args) {
   };
   const bool sweep = o.command == "sweep";
   const bool results = o.command == "results";
+  const bool calibrate = o.command == "calibrate";
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "-h" || a == "--help") {
@@ -241,11 +277,20 @@ Options parse_args(const std::vector<std::string>& args) {
       const std::string& v = value_of(i);
       if (v != "text" && v != "csv") throw UsageError("--format must be text or csv for 'results', got '" + v + "'");
       o.format = v == "csv" ? OutputFormat::csv : OutputFormat::text;
-    } else if (a == "--out" && (o.command == "run" || sweep)) {
+    } else if (a == "--profile" && !results) {
+      if (o.profile_path) throw UsageError("--profile given twice (one profile per run)");
+      o.profile_path = value_of(i);
+    } else if (a == "--data" && calibrate) {
+      o.data.push_back(value_of(i));
+    } else if (a == "--max-evaluations" && calibrate) {
+      const std::uint64_t n = positive(a, value_of(i));
+      if (n > 100000) throw UsageError("--max-evaluations needs a positive integer up to 100000");
+      o.max_evaluations = static_cast<int>(n);
+    } else if (a == "--out" && (o.command == "run" || sweep || calibrate)) {
       o.out_path = value_of(i);
     } else if (a == "--trace-tcp" && o.command == "run") {
       o.trace_tcp_path = value_of(i);
-    } else if ((a == "-j" || a == "--jobs") && (o.command == "run" || sweep)) {
+    } else if ((a == "-j" || a == "--jobs") && (o.command == "run" || sweep || calibrate)) {
       const std::uint64_t n = positive(a, value_of(i));
       if (n > 4096) throw UsageError(a + " needs a positive integer up to 4096, got '" + args[i] + "'");
       o.jobs = static_cast<unsigned>(n);

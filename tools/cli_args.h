@@ -32,7 +32,7 @@ class UsageError : public std::runtime_error {
 enum class Iperf3Format { none, text, json };
 
 struct Options {
-  std::string command;  // run | validate | topo | sweep | results | help | version
+  std::string command;  // run | validate | topo | sweep | results | calibrate | help | version
   std::string scenario_file;  // results: the result directory
   std::vector<Override> overrides;  // --set and --seed, in command-line order
   OutputFormat format = OutputFormat::text;
@@ -53,6 +53,12 @@ struct Options {
   bool emit_slurm = false;
   std::size_t slurm_shards = 0;      // --shards; 0: the default
   std::string progress = "auto";     // auto | bar | lines | none
+
+  std::optional<std::string> profile_path;  // --profile: a calibration profile's parameters, before --set
+
+  // calibrate
+  std::vector<std::string> data;  // --data PATH or PATH:key=value,...; repeatable
+  int max_evaluations = 0;        // --max-evaluations; 0: the scenario's
 
   // results
   std::vector<std::string> group_by;  // --by

@@ -8,10 +8,12 @@
 #include <optional>
 #include <thread>
 
+#include "calibrate_command.h"
 #include "cli_args.h"
 #include "sweep_commands.h"
 #include "netsim/app/iperf2_from_result.h"
 #include "netsim/app/iperf3_from_result.h"
+#include "netsim/calibrate/calibration_profile.h"
 #include "netsim/scenario/scenario_builder.h"
 #include "netsim/scenario/measured_comparison.h"
 #include "netsim/scenario/scenario_loader.h"
@@ -249,10 +251,16 @@ int dispatch(const std::vector<std::string>& args) {
     return kOk;
   }
   try {
+    if (o.profile_path) {
+      // The profile's parameters come first, so that --set still wins on the same key.
+      const calibrate::CalibrationProfile p = calibrate::load_calibration_profile(*o.profile_path);
+      o.overrides.insert(o.overrides.begin(), p.overrides.begin(), p.overrides.end());
+    }
     if (o.command == "run") return command_run(o);
     if (o.command == "validate") return command_validate(o);
     if (o.command == "sweep") return command_sweep(o, args);
     if (o.command == "results") return command_results(o);
+    if (o.command == "calibrate") return command_calibrate(o, args);
     return command_topo(o);
   } catch (const ScenarioError& e) {
     std::cerr << e.what() << "\n";

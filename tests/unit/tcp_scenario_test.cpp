@@ -361,7 +361,9 @@ traffic:
   ASSERT_EQ(r.flows_size(), 2);
   // Both flows deliver data in every second after the first.
   for (const auto& i : r.intervals()) {
-    if (i.start_ps() >= 1'000'000'000'000) EXPECT_GT(i.bytes(), 1'000'000u) << i.flow() << " at " << i.start_ps();
+    if (i.start_ps() >= 1'000'000'000'000) {
+      EXPECT_GT(i.bytes(), 1'000'000u) << i.flow() << " at " << i.start_ps();
+    }
   }
   EXPECT_GT(r.flows(0).receiver_mbps(), 20.0);
   EXPECT_GT(r.flows(0).receiver_mbps() + r.flows(1).receiver_mbps(), 900.0);

@@ -10,43 +10,18 @@
 #include "netsim/results/result_writers.h"
 #include "netsim/scenario/scenario_loader.h"
 #include "netsim/stats/fairness.h"
+#include "block_reader.h"
 
 namespace netsim {
 namespace {
 
-class BlockReader {
- public:
-  explicit BlockReader(const ScenarioSpec& spec) : file_(spec.file) {}
+using scenario_internal::BlockReader;
 
-  [[noreturn]] void fail(const YAML::Node& n, const std::string& field, const std::string& msg) const {
-    SourceLoc loc{file_, n.Mark().line + 1, n.Mark().column + 1};
-    throw ScenarioError(loc, field, msg);
-  }
-  std::string scalar(const YAML::Node& n, const std::string& field) const {
-    if (!n.IsScalar()) fail(n, field, "expected a scalar value");
-    return n.Scalar();
-  }
-  double number(const YAML::Node& n, const std::string& field) const {
-    const std::string s = scalar(n, field);
-    double v = 0;
-    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc{} || end != s.data() + s.size()) fail(n, field, "expected a number, got '" + s + "'");
-    return v;
-  }
-  std::vector<std::string> key_values(const YAML::Node& cell, const MeasuredSpec& m, const std::string& field) const {
-    if (!cell.IsMap()) fail(cell, field, "expected a map of key values");
-    std::vector<std::string> values;
-    for (const auto& [name, path] : m.keys) {
-      const YAML::Node v = cell[name];
-      if (!v) fail(cell, field + "." + name, "missing key value '" + name + "'");
-      values.push_back(scalar(v, field + "." + name));
-    }
-    return values;
-  }
-
- private:
-  std::string file_;
-};
+std::vector<std::string> key_names(const MeasuredSpec& m) {
+  std::vector<std::string> names;
+  for (const auto& k : m.keys) names.push_back(k.first);
+  return names;
+}
 
 std::string override_value(const results::RunResult& r, const std::string& key) {
   std::string value;
@@ -158,7 +133,7 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec) {
   for (std::size_t i = 0; i < cells.size(); ++i) {
     const std::string field = "measured.cells[" + std::to_string(i) + "]";
     MeasuredCell c;
-    c.key_values = r.key_values(cells[i], m, field);
+    c.key_values = r.values_of(cells[i], key_names(m), field);
     for (const MeasuredMetric& k : m.metrics) {
       const YAML::Node v = cells[i][k.name];
       if (!v) r.fail(cells[i], field + "." + k.name, "missing the measured value '" + k.name + "'");
@@ -181,8 +156,8 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec) {
       }
       if (n["text"]) c.text = r.scalar(n["text"], field + ".text");
       c.measured = r.number(n["measured"], field + ".measured");
-      c.numerator = r.key_values(n["numerator"], m, field + ".numerator");
-      c.denominator = r.key_values(n["denominator"], m, field + ".denominator");
+      c.numerator = r.values_of(n["numerator"], key_names(m), field + ".numerator");
+      c.denominator = r.values_of(n["denominator"], key_names(m), field + ".denominator");
       m.claims.push_back(std::move(c));
     }
   }

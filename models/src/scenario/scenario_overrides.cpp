@@ -103,3 +103,22 @@ void apply_override(YAML::Node& root, const Override& o, OverrideOrigins& origin
 
 }  // namespace scenario_internal
 }  // namespace netsim
+
+namespace netsim {
+
+std::vector<std::string> split_linked_key(std::string_view key) {
+  std::vector<std::string> paths;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t plus = key.find('+', start);
+    std::string_view path = key.substr(start, plus == std::string_view::npos ? std::string_view::npos : plus - start);
+    const auto first = path.find_first_not_of(' ');
+    const auto last = path.find_last_not_of(' ');
+    paths.emplace_back(first == std::string_view::npos ? std::string_view{} : path.substr(first, last - first + 1));
+    if (plus == std::string_view::npos) break;
+    start = plus + 1;
+  }
+  return paths;
+}
+
+}  // namespace netsim

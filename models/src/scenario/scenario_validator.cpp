@@ -160,6 +160,8 @@ void Validator::parse_top(const std::string& key, const Field& f) {
     }
   } else if (key == "measured") {
     spec_.measured.reset(f.value);  // free-form; reset() because Node::operator= would edit the tree
+  } else if (key == "calibrate") {
+    spec_.calibrate.reset(f.value);  // checked by parse_calibration, against the measured block
   }
 }
 
@@ -548,20 +550,12 @@ void Validator::parse_sweep_axis(const std::string& key, const Field& f) {
   axis.key = key;
   axis.loc = r_.loc(f.key);
   // "a.x + b.y": a linked axis.
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t plus = key.find('+', start);
-    std::string path = key.substr(start, plus == std::string::npos ? std::string::npos : plus - start);
-    const auto first = path.find_first_not_of(' ');
-    const auto last = path.find_last_not_of(' ');
-    path = first == std::string::npos ? std::string() : path.substr(first, last - first + 1);
+  for (std::string& path : split_linked_key(key)) {
     if (path.empty()) r_.fail(key_field(f), "empty path in the linked sweep key '" + key + "'");
     if (std::find(axis.paths.begin(), axis.paths.end(), path) != axis.paths.end()) {
       r_.fail(key_field(f), "'" + path + "' appears twice in the sweep key '" + key + "'");
     }
     axis.paths.push_back(std::move(path));
-    if (plus == std::string::npos) break;
-    start = plus + 1;
   }
   if (!f.value.IsSequence()) r_.fail(f, "expected a list of values such as [10us, 100us], got " + describe(f.value));
   if (f.value.size() == 0) r_.fail(f, "the list of values is empty: give at least one value");

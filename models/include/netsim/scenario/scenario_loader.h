@@ -39,6 +39,10 @@ class ScenarioError : public std::runtime_error {
 // Throws ScenarioError (file "--set") on a missing '=', an empty key or an empty path segment.
 Override parse_override(std::string_view text);
 
+// The paths of a linked key "a.x + b.y" (a sweep axis, a calibrated
+// parameter), trimmed, in order; an empty segment comes back as "".
+std::vector<std::string> split_linked_key(std::string_view key);
+
 // "key=value", the form parse_override accepts.
 std::string format_override(const Override& o);
 

@@ -183,6 +183,7 @@ struct ScenarioSpec {
   std::vector<SweepAxis> sweep;
   std::vector<Override> overrides;  // what was applied on top of the file
   YAML::Node measured;              // free-form reference numbers, kept for reports
+  YAML::Node calibrate;             // free parameters and fit settings (netsim/calibrate/calibration_spec.h)
 };
 
 }  // namespace netsim

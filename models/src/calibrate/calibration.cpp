@@ -1,0 +1,335 @@
+#include "netsim/calibrate/calibration.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <ostream>
+#include <stdexcept>
+#include <thread>
+
+#include "netsim/calibrate/fit_problem.h"
+#include "netsim/scenario/scenario_loader.h"
+#include "netsim/scenario/scenario_runner.h"
+
+namespace netsim::calibrate {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// Runs scenario_file once per override list, on `jobs` threads; each run
+// writes only its own slot, so the results do not depend on timing.
+std::vector<results::RunResult> run_all(const std::string& file, const std::vector<std::vector<Override>>& runs,
+                                        unsigned jobs) {
+  std::vector<results::RunResult> out(runs.size());
+  std::vector<std::string> errors(runs.size());
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i = next++; i < runs.size(); i = next++) {
+      try {
+        out[i] = run_scenario(load_scenario(file, runs[i]));
+        if (!out[i].error().empty()) errors[i] = out[i].error();
+      } catch (const std::exception& e) {
+        errors[i] = e.what();
+      }
+    }
+  };
+  unsigned n = jobs != 0 ? jobs : std::max(1u, std::thread::hardware_concurrency());
+  n = static_cast<unsigned>(std::min<std::size_t>(n, runs.size()));
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < n; ++t) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (errors[i].empty()) continue;
+    std::string where;
+    for (const Override& o : runs[i]) where += " " + format_override(o);
+    throw std::runtime_error("calibration run failed (" + where.substr(1) + "): " + errors[i]);
+  }
+  return out;
+}
+
+struct Summary {
+  double mean = 0, min = 0, max = 0;
+  std::size_t runs = 0;
+};
+
+class Calibrator {
+ public:
+  Calibrator(const std::string& file, const CalibrationOptions& options) : file_(file), options_(options) {
+    const ScenarioSpec spec = load_scenario(file, options.overrides);
+    std::optional<MeasuredSpec> m = parse_measured(spec);
+    const SourceLoc at{file, 0, 0};
+    if (!m) throw ScenarioError(at, "measured", "a calibration needs a measured: block with cells");
+    measured_ = std::move(*m);
+    if (options.cells) measured_.cells = *options.cells;
+    if (measured_.cells.empty()) throw ScenarioError(at, "measured.cells", "no measured cells to fit on");
+    std::optional<CalibrationSpec> c = parse_calibration(spec, measured_);
+    if (!c) throw ScenarioError(at, "calibrate", "the scenario has no calibrate: block (see docs/calibration.md)");
+    spec_ = std::move(*c);
+    if (options.max_evaluations > 0) spec_.max_evaluations = options.max_evaluations;
+    for (const CalibrationParameter& p : spec_.parameters) {
+      for (const Override& o : options.overrides) {
+        if (std::find(p.paths.begin(), p.paths.end(), o.key) != p.paths.end()) {
+          throw ScenarioError(p.loc, "calibrate.parameters." + p.key,
+                              "'" + o.key + "' is set on the command line or by a profile; a fitted path cannot be");
+        }
+      }
+    }
+    for (int i = 0; i < spec_.seeds; ++i) seeds_.push_back(spec.seed + static_cast<std::uint64_t>(i));
+    for (std::size_t i = 0; i < measured_.cells.size(); ++i) {
+      if (is_fitted(spec_, measured_, measured_.cells[i])) fitted_cells_.push_back(i);
+    }
+    if (fitted_cells_.empty()) throw ScenarioError(at, "calibrate.fit_on", "selects none of the measured cells");
+    result_.scenario_file = file;
+    result_.scenario_name = spec.name;
+  }
+
+  CalibrationResult run() {
+    const auto t0 = Clock::now();
+    std::vector<double> start;
+    for (const CalibrationParameter& p : spec_.parameters) {
+      start.push_back((quantize(p, p.start) - p.min) / (p.max - p.min));
+      result_.start_values.push_back(format_value(p, p.start));
+    }
+    const ResidualFunction f = [this](const std::vector<double>& u) { return residuals(u); };
+    const FitOutcome fit = spec_.method == Method::nelder_mead
+                               ? minimize_nelder_mead(f, start, spec_.max_evaluations, spec_.tolerance)
+                               : minimize_levenberg_marquardt(f, start, spec_.max_evaluations, spec_.step);
+    result_.spec = spec_;
+    result_.measured = measured_;
+    result_.seeds = seeds_;
+    result_.start_objective = start_objective_;
+    result_.objective = fit.objective;
+    result_.evaluations = fit.evaluations;
+    result_.simulation_runs = simulation_runs_;
+    result_.stop_reason = fit.stop_reason;
+    result_.data_sources = options_.data_sources;
+    const std::vector<std::string> values = texts(fit.unit_point);
+    result_.fitted_values = values;
+    for (std::size_t i = 0; i < values.size(); ++i) result_.fitted.push_back(base_value(i, fit.unit_point[i]));
+    report(values);
+    result_.wall_seconds = seconds_since(t0);
+    return result_;
+  }
+
+ private:
+  double base_value(std::size_t i, double u) const {
+    const CalibrationParameter& p = spec_.parameters[i];
+    return quantize(p, p.min + u * (p.max - p.min));
+  }
+
+  std::vector<std::string> texts(const std::vector<double>& u) const {
+    std::vector<std::string> v;
+    for (std::size_t i = 0; i < u.size(); ++i) v.push_back(format_value(spec_.parameters[i], base_value(i, u[i])));
+    return v;
+  }
+
+  std::vector<Override> cell_overrides(const MeasuredCell& cell, const std::vector<std::string>& values) const {
+    std::vector<Override> o;
+    for (std::size_t k = 0; k < measured_.keys.size(); ++k) o.push_back({measured_.keys[k].second, cell.key_values[k]});
+    o.insert(o.end(), options_.overrides.begin(), options_.overrides.end());
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      for (const std::string& path : spec_.parameters[i].paths) o.push_back({path, values[i]});
+    }
+    return o;
+  }
+
+  // Mean, min and max of every metric of every listed cell over the seeds.
+  std::vector<std::vector<Summary>> simulate(const std::vector<std::size_t>& cells,
+                                             const std::vector<std::string>& values) {
+    std::vector<std::vector<Override>> runs;
+    for (std::size_t c : cells) {
+      for (std::uint64_t seed : seeds_) {
+        std::vector<Override> o = cell_overrides(measured_.cells[c], values);
+        o.push_back({"seed", std::to_string(seed)});
+        runs.push_back(std::move(o));
+      }
+    }
+    const std::vector<results::RunResult> results = run_all(file_, runs, options_.jobs);
+    std::vector<std::vector<Summary>> out;
+    std::size_t r = 0;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      std::vector<Summary> per_metric(measured_.metrics.size());
+      for (std::size_t s = 0; s < seeds_.size(); ++s, ++r) {
+        for (std::size_t k = 0; k < measured_.metrics.size(); ++k) {
+          const std::optional<double> v = metric_value(results[r], measured_.metrics[k]);
+          if (!v) continue;
+          Summary& x = per_metric[k];
+          x.min = x.runs == 0 ? *v : std::min(x.min, *v);
+          x.max = x.runs == 0 ? *v : std::max(x.max, *v);
+          x.mean += *v;
+          ++x.runs;
+        }
+      }
+      for (Summary& x : per_metric) x.mean = x.runs > 0 ? x.mean / static_cast<double>(x.runs) : 0;
+      out.push_back(std::move(per_metric));
+    }
+    return out;
+  }
+
+  double residual(double sim, double measured) const {
+    if (spec_.objective == Objective::squared_relative) return (sim - measured) / measured;
+    // A collapsed cell (0 Mbit/s) must still pull the fit, not poison it: floor at 1/1000 of measured.
+    return std::log(std::max(sim, measured * 1e-3) / measured);
+  }
+
+  std::vector<double> residuals(const std::vector<double>& u) {
+    const std::vector<std::string> values = texts(u);
+    EvaluationProgress progress;
+    progress.evaluation = ++evaluations_;
+    progress.values = values;
+    const auto t0 = Clock::now();
+    auto hit = cache_.find(values);
+    progress.cached = hit != cache_.end();
+    if (!progress.cached) {
+      const std::vector<std::vector<Summary>> sims = simulate(fitted_cells_, values);
+      simulation_runs_ += static_cast<int>(fitted_cells_.size() * seeds_.size());
+      std::vector<double> r;
+      for (std::size_t c = 0; c < fitted_cells_.size(); ++c) {
+        const MeasuredCell& cell = measured_.cells[fitted_cells_[c]];
+        for (std::size_t k : spec_.metrics) r.push_back(residual(sims[c][k].mean, cell.values[k]));
+      }
+      hit = cache_.emplace(values, std::move(r)).first;
+    }
+    progress.objective = sum_of_squares(hit->second);
+    if (evaluations_ == 1) start_objective_ = progress.objective;
+    best_ = evaluations_ == 1 ? progress.objective : std::min(best_, progress.objective);
+    progress.best = best_;
+    progress.wall_seconds = seconds_since(t0);
+    if (options_.progress) options_.progress(progress);
+    return hit->second;
+  }
+
+  void report(const std::vector<std::string>& values) {
+    std::vector<std::size_t> all(measured_.cells.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+    const std::vector<std::vector<Summary>> sims = simulate(all, values);
+    double fitted_sum = 0, predicted_sum = 0;
+    std::map<std::vector<std::string>, double> first_metric;
+    for (std::size_t c = 0; c < all.size(); ++c) {
+      const MeasuredCell& cell = measured_.cells[c];
+      const bool cell_fitted = is_fitted(spec_, measured_, cell);
+      for (std::size_t k = 0; k < measured_.metrics.size(); ++k) {
+        const Summary& s = sims[c][k];
+        CellResult x;
+        x.key_values = cell.key_values;
+        x.metric = measured_.metrics[k].name;
+        x.fairness = measured_.metrics[k].is_fairness();
+        x.fitted = cell_fitted && std::find(spec_.metrics.begin(), spec_.metrics.end(), k) != spec_.metrics.end();
+        x.measured = cell.values[k];
+        x.sim_mean = s.mean;
+        x.sim_min = s.min;
+        x.sim_max = s.max;
+        x.runs = s.runs;
+        const double relative = (s.mean - x.measured) / x.measured * 100.0;
+        x.error = x.fairness ? (s.mean - x.measured) * 100.0 : relative;
+        (x.fitted ? fitted_sum : predicted_sum) += std::abs(relative);
+        ++(x.fitted ? result_.fitted_count : result_.predicted_count);
+        if (k == 0 && s.runs > 0) first_metric[cell.key_values] = s.mean;
+        result_.cells.push_back(std::move(x));
+      }
+    }
+    result_.fitted_mape = result_.fitted_count > 0 ? fitted_sum / static_cast<double>(result_.fitted_count) : 0;
+    result_.predicted_mape =
+        result_.predicted_count > 0 ? predicted_sum / static_cast<double>(result_.predicted_count) : 0;
+    for (const MeasuredClaim& claim : measured_.claims) {
+      ClaimResult c;
+      c.text = claim.text;
+      c.measured = claim.measured;
+      const auto num = first_metric.find(claim.numerator);
+      const auto den = first_metric.find(claim.denominator);
+      if (num != first_metric.end() && den != first_metric.end() && den->second > 0) {
+        c.simulated = num->second / den->second;
+      }
+      result_.claims.push_back(std::move(c));
+    }
+  }
+
+  std::string file_;
+  const CalibrationOptions& options_;
+  MeasuredSpec measured_;
+  CalibrationSpec spec_;
+  std::vector<std::uint64_t> seeds_;
+  std::vector<std::size_t> fitted_cells_;
+  std::map<std::vector<std::string>, std::vector<double>> cache_;
+  int evaluations_ = 0;
+  int simulation_runs_ = 0;
+  double start_objective_ = 0;
+  double best_ = 0;
+  CalibrationResult result_;
+};
+
+std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+std::string pad(const std::string& s, std::size_t w) { return s.size() >= w ? s : s + std::string(w - s.size(), ' '); }
+
+}  // namespace
+
+CalibrationResult run_calibration(const std::string& scenario_file, const CalibrationOptions& options) {
+  return Calibrator(scenario_file, options).run();
+}
+
+void write_calibration_report(std::ostream& out, const CalibrationResult& r) {
+  out << "Calibration of " << r.scenario_name << " (" << r.scenario_file << ")\n";
+  out << "method " << method_name(r.spec.method) << ", objective " << objective_name(r.spec.objective) << ", "
+      << r.evaluations << " evaluations, " << r.simulation_runs << " runs, " << r.seeds.size()
+      << (r.seeds.size() == 1 ? " seed" : " seeds") << " per cell; " << r.stop_reason << "\n";
+  out << "objective " << fixed(r.start_objective, 4) << " -> " << fixed(r.objective, 4) << "\n\n";
+  std::size_t w = 0;
+  for (const CalibrationParameter& p : r.spec.parameters) w = std::max(w, p.key.size());
+  for (std::size_t i = 0; i < r.spec.parameters.size(); ++i) {
+    const CalibrationParameter& p = r.spec.parameters[i];
+    out << "  " << pad(p.key, w) << "  " << pad(r.fitted_values[i], 12) << " (start " << r.start_values[i]
+        << ", bounds " << format_value(p, p.min) << " .. " << format_value(p, p.max) << ")\n";
+  }
+  out << "\n";
+  std::vector<std::string> header;
+  for (const auto& k : r.measured.keys) header.push_back(k.first);
+  const bool multi = r.measured.metrics.size() > 1;
+  if (multi) header.push_back("metric");
+  for (const char* h : {"measured", "simulated", "range", "error", "role"}) header.push_back(h);
+  std::vector<std::vector<std::string>> rows{header};
+  for (const CellResult& c : r.cells) {
+    std::vector<std::string> row = c.key_values;
+    if (multi) row.push_back(c.metric);
+    const int d = c.fairness ? 3 : 1;
+    row.push_back(fixed(c.measured, d));
+    row.push_back(c.runs > 0 ? fixed(c.sim_mean, d) : "-");
+    row.push_back(c.runs > 1 ? fixed(c.sim_min, d) + "-" + fixed(c.sim_max, d) : "");
+    row.push_back(c.runs == 0 ? "-" : (c.error >= 0 ? "+" : "") + fixed(c.error, 1) + (c.fairness ? " pt" : "%"));
+    row.push_back(c.fitted ? "fitted" : "predicted");
+    rows.push_back(std::move(row));
+  }
+  std::vector<std::size_t> widths(header.size(), 0);
+  for (const auto& row : rows) {
+    for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
+  }
+  for (const auto& row : rows) {
+    std::string line = " ";
+    for (std::size_t i = 0; i < row.size(); ++i) line += " " + pad(row[i], widths[i]);
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out << line << "\n";
+  }
+  out << "\nMAPE: fitted " << fixed(r.fitted_mape, 1) << "% (" << r.fitted_count << " cells), predicted "
+      << (r.predicted_count > 0 ? fixed(r.predicted_mape, 1) + "%" : std::string("-")) << " (" << r.predicted_count
+      << " cells)\n";
+  if (!r.claims.empty()) {
+    out << "\nClaimed ratios at the fitted values, simulated vs measured:\n";
+    for (const ClaimResult& c : r.claims) {
+      out << "  " << c.text << ": simulated " << (c.simulated ? fixed(*c.simulated, 2) : std::string("-"))
+          << ", measured " << fixed(c.measured, 2) << "\n";
+    }
+  }
+}
+
+}  // namespace netsim::calibrate

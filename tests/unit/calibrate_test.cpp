@@ -1,0 +1,322 @@
+// Calibration mode: quantities, the calibrate: block, the minimizers, recovery
+// of known parameters from measurements netsim made itself, profiles and the
+// report's fitted/predicted split.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "netsim/calibrate/calibration.h"
+#include "netsim/calibrate/calibration_parameter.h"
+#include "netsim/calibrate/calibration_profile.h"
+#include "netsim/calibrate/calibration_spec.h"
+#include "netsim/calibrate/fit_problem.h"
+#include "netsim/scenario/scenario_loader.h"
+#include "netsim/scenario/scenario_runner.h"
+
+namespace netsim::calibrate {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TempFile {
+ public:
+  TempFile(const std::string& name, const std::string& text)
+      : path_(fs::temp_directory_path() / ("netsim-calibrate-" + std::to_string(::getpid()) + "-" + name)) {
+    std::ofstream(path_) << text;
+  }
+  ~TempFile() { fs::remove(path_); }
+  std::string path() const { return path_.string(); }
+
+ private:
+  fs::path path_;
+};
+
+// UDP at 200 or 900 Mbit/s into a link of rate R behind a random loss p: the
+// slow cell pins p, the fast one R (1 - p).
+std::string udp_scenario(const std::string& rate, const std::string& loss, const std::string& extra) {
+  return R"(
+name: udp-synthetic
+duration: 200ms
+hosts:
+  tx: { address: 10.0.0.1 }
+  rx: { address: 10.0.0.2 }
+switches:
+  sw: { buffer: 256KiB }
+links:
+  tx-sw: { ends: [tx, sw], rate: 10Gbps, delay: 1us }
+  sw-rx: { ends: [sw, rx], rate: )" +
+         rate + R"(, delay: 50us }
+filters:
+  loss: { host: rx, type: random, probability: )" +
+         loss + R"(, match: { protocol: udp } }
+traffic:
+  flow: { type: udp, from: tx, to: rx, size: 1472B, rate: 200Mbps }
+)" + extra;
+}
+
+double simulated(const std::string& yaml, const std::string& flow_rate) {
+  const ScenarioSpec spec = parse_scenario_text(yaml, "truth.yaml", {{"traffic.flow.rate", flow_rate}});
+  return run_scenario(spec).flows(0).receiver_mbps();
+}
+
+std::string measured_and_calibrate(double slow, double fast, const std::string& method) {
+  std::ostringstream s;
+  s.precision(17);
+  s << "measured:\n  keys: { rate: traffic.flow.rate }\n  cells:\n"
+    << "    - { rate: 200Mbps, value: " << slow << " }\n"
+    << "    - { rate: 900Mbps, value: " << fast << " }\n"
+    << "calibrate:\n  parameters:\n"
+    << "    links.sw-rx.rate: { min: 100Mbps, max: 1Gbps }\n"
+    << "    filters.loss.probability: { min: 0, max: 0.2 }\n"
+    << "  method: " << method << "\n  max_evaluations: 80\n  tolerance: 0.002\n";
+  return s.str();
+}
+
+TEST(CalibrationParameter, QuantitiesKeepTheirUnitAndPrintExactly) {
+  ParsedQuantity q = parse_quantity("250us");
+  EXPECT_EQ(q.kind, ParameterKind::duration);
+  EXPECT_EQ(q.unit, "us");
+  EXPECT_DOUBLE_EQ(q.value, 250e6);  // picoseconds
+  q = parse_quantity("1.5Gbps");
+  EXPECT_EQ(q.kind, ParameterKind::rate);
+  EXPECT_DOUBLE_EQ(q.value, 1.5e9);
+  EXPECT_EQ(parse_quantity("64KiB").kind, ParameterKind::size);
+  EXPECT_EQ(parse_quantity("3").kind, ParameterKind::integer);
+  EXPECT_EQ(parse_quantity("0.05").kind, ParameterKind::real);
+  EXPECT_THROW(parse_quantity("5 parsecs"), std::invalid_argument);
+  EXPECT_THROW(parse_quantity("fast"), std::invalid_argument);
+
+  CalibrationParameter d;
+  d.kind = ParameterKind::duration;
+  d.unit = "us";
+  d.min = 0;
+  d.max = 1e9;
+  EXPECT_EQ(format_value(d, 63.5e6), "63.5us");
+  EXPECT_EQ(format_value(d, 63'500'400.0), "63.5us");  // 1 ns resolution
+  EXPECT_EQ(format_value(d, 63'501'600.0), "63.502us");
+  EXPECT_EQ(format_value(d, 2e9), "1000us");           // clamped to max
+  CalibrationParameter r;
+  r.kind = ParameterKind::rate;
+  r.unit = "Mbps";
+  r.min = 1e6;
+  r.max = 1e9;
+  EXPECT_EQ(format_value(r, 612'250'000.0), "612.25Mbps");
+  CalibrationParameter s;
+  s.kind = ParameterKind::size;
+  s.unit = "KiB";
+  s.min = 0;
+  s.max = 1e6;
+  EXPECT_EQ(format_value(s, 2048), "2KiB");
+  EXPECT_EQ(format_value(s, 2049), "2049B");  // not a whole KiB: bytes, still exact
+  CalibrationParameter i;
+  i.kind = ParameterKind::integer;
+  i.min = 1;
+  i.max = 100;
+  EXPECT_EQ(format_value(i, 7.6), "8");
+  CalibrationParameter x;
+  x.kind = ParameterKind::real;
+  x.min = 0;
+  x.max = 1;
+  EXPECT_EQ(format_value(x, 1.0 + 0.02 - 1.0), "0.02");  // arithmetic noise does not make a new point
+}
+
+TEST(CalibrationSpec, ParsesTheBlockAndRejectsMistakesWithTheirLine) {
+  const std::string base = udp_scenario("600Mbps", "0.05", "");
+  const std::string measured =
+      "measured:\n  keys: { rate: traffic.flow.rate }\n  cells:\n    - { rate: 200Mbps, value: 191 }\n"
+      "    - { rate: 900Mbps, value: 557 }\n";
+  auto parse = [&](const std::string& block) {
+    const ScenarioSpec spec = parse_scenario_text(base + measured + block, "c.yaml");
+    return parse_calibration(spec, *parse_measured(spec));
+  };
+  const auto c = parse(
+      "calibrate:\n  parameters:\n    \"links.sw-rx.rate + links.tx-sw.rate\": { min: 100Mbps, max: 10Gbps, start: 1Gbps }\n"
+      "  fit_on: { rate: [200Mbps] }\n  seeds: 3\n  method: levenberg_marquardt\n");
+  ASSERT_TRUE(c);
+  ASSERT_EQ(c->parameters.size(), 1u);
+  EXPECT_EQ(c->parameters[0].paths, (std::vector<std::string>{"links.sw-rx.rate", "links.tx-sw.rate"}));
+  EXPECT_EQ(c->parameters[0].kind, ParameterKind::rate);
+  EXPECT_DOUBLE_EQ(c->parameters[0].start, 1e9);
+  EXPECT_EQ(c->seeds, 3);
+  EXPECT_EQ(c->method, Method::levenberg_marquardt);
+  const ScenarioSpec spec = parse_scenario_text(base + measured, "c.yaml");
+  EXPECT_FALSE(parse_calibration(spec, *parse_measured(spec)));
+
+  auto error_of = [&](const std::string& block) -> std::string {
+    try {
+      parse(block);
+    } catch (const ScenarioError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  const int line = static_cast<int>(std::count(base.begin(), base.end(), '\n') +
+                                    std::count(measured.begin(), measured.end(), '\n')) + 1;
+  const std::string at = "c.yaml:" + std::to_string(line + 2) + ":";
+  EXPECT_NE(error_of("calibrate:\n  parameters:\n    links.sw-rx.rate: { min: 1Gbps, max: 100Mbps }\n").find(at), std::string::npos);
+  EXPECT_NE(error_of("calibrate:\n  parameters:\n    links.sw-rx.rate: { min: 100Mbps, max: 1Gbps }\n  fit_on: { speed: 1 }\n")
+                .find("'speed' is not a key of the measured block"),
+            std::string::npos);
+  EXPECT_NE(error_of("calibrate:\n  parameters:\n    links.sw-rx.rate: { min: 100Mbps, max: 1ms }\n").find("one kind"),
+            std::string::npos);
+  EXPECT_NE(error_of("calibrate:\n  parameters:\n    traffic.flow.rate: { min: 100Mbps, max: 1Gbps }\n").find("measured key"),
+            std::string::npos);
+  EXPECT_NE(error_of("calibrate:\n  parameters:\n    links.sw-rx.rate: { min: 100Mbps, max: 1Gbps }\n  fit_on: { rate: 5Mbps }\n")
+                .find("selects none"),
+            std::string::npos);
+  EXPECT_NE(error_of("calibrate:\n  parameters:\n    links.sw-rx.rate: { min: 100Mbps, max: 1Gbps }\n  method: magic\n")
+                .find("calibrate.method"),
+            std::string::npos);
+  EXPECT_NE(error_of("calibrate:\n  parameters:\n    links.sw-rx.rate: { min: 100Mbps, max: 1Gbps, start: 5Gbps }\n")
+                .find("within [min, max]"),
+            std::string::npos);
+}
+
+// A residual function with a known minimum at (0.3, 0.7).
+std::vector<double> bowl(const std::vector<double>& u) { return {u[0] - 0.3, 2 * (u[1] - 0.7), 0.1 * (u[0] + u[1] - 1.0)}; }
+
+TEST(Minimizers, NelderMeadFindsTheMinimumAndRespectsTheBudget) {
+  const FitOutcome f = minimize_nelder_mead(bowl, {0.9, 0.1}, 400, 1e-6);
+  EXPECT_NEAR(f.unit_point[0], 0.3, 1e-4);
+  EXPECT_NEAR(f.unit_point[1], 0.7, 1e-4);
+  EXPECT_EQ(f.stop_reason, "simplex smaller than the tolerance");
+  const FitOutcome g = minimize_nelder_mead(bowl, {0.9, 0.1}, 400, 1e-6);
+  EXPECT_EQ(f.unit_point, g.unit_point);  // deterministic
+  const FitOutcome h = minimize_nelder_mead(bowl, {0.9, 0.1}, 10, 1e-6);
+  EXPECT_LE(h.evaluations, 10);
+  EXPECT_EQ(h.stop_reason, "evaluation budget used");
+  // The box holds: a minimum outside it ends on its edge.
+  const FitOutcome e = minimize_nelder_mead([](const std::vector<double>& u) { return std::vector<double>{u[0] - 1.5}; },
+                                            {0.5}, 200, 1e-6);
+  EXPECT_NEAR(e.unit_point[0], 1.0, 1e-6);
+}
+
+TEST(Minimizers, LevenbergMarquardtSolvesALinearProblem) {
+  const FitOutcome f = minimize_levenberg_marquardt(bowl, {0.9, 0.1}, 100, 0.01);
+  EXPECT_NEAR(f.unit_point[0], 0.3, 1e-6);
+  EXPECT_NEAR(f.unit_point[1], 0.7, 1e-6);
+  EXPECT_NEAR(f.objective, 0.0, 1e-12);
+  EXPECT_LE(f.evaluations, 100);
+}
+
+class Recovery : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Recovery, RecoversParametersFromNetsimsOwnMeasurements) {
+  // The truth: 600 Mbit/s and 5% loss. The calibration starts from 400 Mbit/s and 2%.
+  const std::string truth = udp_scenario("600Mbps", "0.05", "");
+  const double slow = simulated(truth, "200Mbps");
+  const double fast = simulated(truth, "900Mbps");
+  TempFile f("recovery.yaml", udp_scenario("400Mbps", "0.02", measured_and_calibrate(slow, fast, GetParam())));
+  const CalibrationResult r = run_calibration(f.path(), CalibrationOptions{});
+  ASSERT_EQ(r.fitted.size(), 2u);
+  EXPECT_NEAR(r.fitted[0] / 600e6, 1.0, 0.02) << r.fitted_values[0];
+  EXPECT_NEAR(r.fitted[1] / 0.05, 1.0, 0.02) << r.fitted_values[1];
+  EXPECT_LT(r.objective, r.start_objective);
+  EXPECT_EQ(r.fitted_count, 2u);
+  EXPECT_EQ(r.predicted_count, 0u);
+  // Common random numbers: the same file gives the same fit.
+  CalibrationOptions two_jobs;
+  two_jobs.jobs = 2;
+  const CalibrationResult again = run_calibration(f.path(), two_jobs);
+  EXPECT_EQ(again.fitted_values, r.fitted_values);
+}
+
+INSTANTIATE_TEST_SUITE_P(Methods, Recovery, ::testing::Values("nelder_mead", "levenberg_marquardt"));
+
+TEST(CalibrationReport, SplitsFittedAndPredictedCells) {
+  // Three cells; only the 200 Mbit/s one is fitted, on the loss alone.
+  const std::string text = udp_scenario("600Mbps", "0.02", R"(
+measured:
+  keys: { rate: traffic.flow.rate }
+  cells:
+    - { rate: 200Mbps, value: 190 }
+    - { rate: 400Mbps, value: 380 }
+    - { rate: 900Mbps, value: 500 }
+  claims:
+    - { text: "900 over 200", measured: 2.6, numerator: { rate: 900Mbps }, denominator: { rate: 200Mbps } }
+calibrate:
+  parameters:
+    filters.loss.probability: { min: 0, max: 0.2 }
+  fit_on: { rate: 200Mbps }
+  max_evaluations: 30
+)");
+  TempFile f("split.yaml", text);
+  std::vector<EvaluationProgress> seen;
+  CalibrationOptions o;
+  o.progress = [&seen](const EvaluationProgress& p) { seen.push_back(p); };
+  const CalibrationResult r = run_calibration(f.path(), o);
+  ASSERT_EQ(r.cells.size(), 3u);
+  EXPECT_TRUE(r.cells[0].fitted);
+  EXPECT_FALSE(r.cells[1].fitted);
+  EXPECT_FALSE(r.cells[2].fitted);
+  EXPECT_EQ(r.fitted_count, 1u);
+  EXPECT_EQ(r.predicted_count, 2u);
+  EXPECT_NEAR(r.fitted_mape, std::abs(r.cells[0].error), 1e-9);
+  EXPECT_NEAR(r.predicted_mape, (std::abs(r.cells[1].error) + std::abs(r.cells[2].error)) / 2, 1e-9);
+  EXPECT_NEAR(r.cells[0].sim_mean, 190, 190 * 0.02);  // 5% loss gives 190 of 200
+  ASSERT_EQ(r.claims.size(), 1u);
+  ASSERT_TRUE(r.claims[0].simulated);
+  EXPECT_NEAR(*r.claims[0].simulated, r.cells[2].sim_mean / r.cells[0].sim_mean, 1e-12);
+  ASSERT_EQ(static_cast<int>(seen.size()), r.evaluations);
+  EXPECT_EQ(seen.front().evaluation, 1);
+  EXPECT_DOUBLE_EQ(seen.back().best, r.objective);
+
+  std::ostringstream report;
+  write_calibration_report(report, r);
+  EXPECT_NE(report.str().find("fitted"), std::string::npos);
+  EXPECT_NE(report.str().find("predicted"), std::string::npos);
+  EXPECT_NE(report.str().find("MAPE: fitted"), std::string::npos);
+
+  // A fitted path may not also be pinned from outside.
+  CalibrationOptions pinned;
+  pinned.overrides = {{"filters.loss.probability", "0.1"}};
+  EXPECT_THROW(run_calibration(f.path(), pinned), ScenarioError);
+}
+
+TEST(CalibrationProfile, RoundTripsTheFittedValuesOfEveryPath) {
+  const std::string truth = udp_scenario("600Mbps", "0.05", "");
+  TempFile f("profile.yaml", udp_scenario("400Mbps", "0.02",
+                                          measured_and_calibrate(simulated(truth, "200Mbps"),
+                                                                 simulated(truth, "900Mbps"), "nelder_mead")));
+  CalibrationOptions o;
+  o.max_evaluations = 12;
+  const CalibrationResult r = run_calibration(f.path(), o);
+  std::ostringstream out;
+  write_calibration_profile(out, r, "netsim calibrate x.yaml");
+  const CalibrationProfile p = parse_calibration_profile(out.str(), "p.yaml");
+  EXPECT_EQ(p.scenario, "udp-synthetic");
+  ASSERT_EQ(p.overrides.size(), 2u);
+  EXPECT_EQ(p.overrides[0].key, "links.sw-rx.rate");
+  EXPECT_EQ(p.overrides[0].value, r.fitted_values[0]);
+  EXPECT_EQ(p.overrides[1].key, "filters.loss.probability");
+  EXPECT_EQ(p.overrides[1].value, r.fitted_values[1]);
+  // Applying the profile reproduces the fitted cells exactly.
+  std::vector<Override> with = p.overrides;
+  with.push_back({"traffic.flow.rate", "200Mbps"});
+  EXPECT_DOUBLE_EQ(run_scenario(load_scenario(f.path(), with)).flows(0).receiver_mbps(), r.cells[0].sim_mean);
+
+  const CalibrationProfile linked =
+      parse_calibration_profile("parameters:\n  \"a.x + b.y\": 5us\n  c.z: { value: 3 }\n", "l.yaml");
+  ASSERT_EQ(linked.overrides.size(), 3u);
+  EXPECT_EQ(linked.overrides[1].key, "b.y");
+  EXPECT_EQ(linked.overrides[1].value, "5us");
+  EXPECT_EQ(linked.overrides[2].value, "3");
+  try {
+    parse_calibration_profile("scenario: x\nparameters:\n  a.b: [1, 2]\n", "bad.yaml");
+    FAIL() << "no error";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.yaml:3:"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(parse_calibration_profile("scenario: x\n", "none.yaml"), ScenarioError);
+  EXPECT_THROW(parse_calibration_profile("parameters: {a: \n", "syntax.yaml"), ScenarioError);
+}
+
+}  // namespace
+}  // namespace netsim::calibrate
