@@ -1,0 +1,54 @@
+// One measured test run, as read from a measurement tool's report (iperf3,
+// iperf2, nuttcp), reduced to the figures calibration compares with a
+// simulation.
+//
+// Units: rates in Mbit/s = 1e6 bit/s (iperf and nuttcp print 1000-based bit
+// rates); CPU in percent of one host as the tool reports it; durations in
+// seconds. A figure the report does not carry is left empty, never guessed.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace netsim::measure {
+
+struct MeasuredRun {
+  std::string file;  // as given to the parser
+  int line = 0;      // the line where this run's report starts (1-based)
+  std::string tool;  // "iperf3-json" | "iperf3-text" | "iperf2" | "nuttcp"
+  // Whose report it is: "client", "server", or "" when the report does not say.
+  std::string side;
+  std::string protocol = "TCP";  // "TCP" | "UDP"
+  bool reverse = false;          // iperf3 -R: the server sent the data
+
+  // The headline rate of the report: the data receiver's figure if it has one,
+  // else the data sender's, else (an iperf2 report without a banner, which
+  // does not say which end printed it) the one rate it prints.
+  double throughput_mbps = 0;
+  // The same split by the end that measured it, where the report tells.
+  std::optional<double> sender_mbps;    // bytes written / the sender's duration
+  std::optional<double> receiver_mbps;  // bytes read / the receiver's duration
+  std::optional<std::uint64_t> retransmits;  // TCP segments retransmitted by the sender(s)
+  std::optional<double> cpu_sender_pct;      // CPU use of the data-sending host
+  std::optional<double> cpu_receiver_pct;    // CPU use of the data-receiving host
+
+  double duration_s = 0;  // the summary's interval (0 - end)
+  int streams = 1;        // parallel connections (iperf -P, nuttcp -N)
+  // Per reporting interval, summed over the streams, in report order, omitted
+  // (-O) intervals and per-stream interval lines left out.
+  std::vector<double> interval_mbps;
+  std::string congestion;  // the sender's congestion control, if reported ("" otherwise)
+};
+
+// The figures a run can give, by name: receiver_mbps, sender_mbps,
+// throughput_mbps, retransmits, cpu_sender_pct, cpu_receiver_pct.
+const std::vector<std::string>& metric_names();
+bool is_metric(std::string_view name);
+// The value of metric `name` in `run`, or empty if the run does not carry it.
+// Throws std::invalid_argument for a name that is not a metric.
+std::optional<double> metric_value(const MeasuredRun& run, std::string_view name);
+
+}  // namespace netsim::measure

@@ -1,0 +1,32 @@
+#include "netsim/measure/measured_run.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace netsim::measure {
+
+const std::vector<std::string>& metric_names() {
+  static const std::vector<std::string> names = {"receiver_mbps", "sender_mbps",    "throughput_mbps",
+                                                 "retransmits",   "cpu_sender_pct", "cpu_receiver_pct"};
+  return names;
+}
+
+bool is_metric(std::string_view name) {
+  const auto& names = metric_names();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::optional<double> metric_value(const MeasuredRun& run, std::string_view name) {
+  if (name == "receiver_mbps") return run.receiver_mbps;
+  if (name == "sender_mbps") return run.sender_mbps;
+  if (name == "throughput_mbps") return run.throughput_mbps;
+  if (name == "retransmits") {
+    if (!run.retransmits) return std::nullopt;
+    return static_cast<double>(*run.retransmits);
+  }
+  if (name == "cpu_sender_pct") return run.cpu_sender_pct;
+  if (name == "cpu_receiver_pct") return run.cpu_receiver_pct;
+  throw std::invalid_argument("unknown metric '" + std::string(name) + "'");
+}
+
+}  // namespace netsim::measure
