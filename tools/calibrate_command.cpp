@@ -7,6 +7,9 @@
 #include "calibrate_command.h"
 #include "netsim/calibrate/calibration.h"
 #include "netsim/calibrate/calibration_profile.h"
+#include "netsim/calibrate/measured_data_cells.h"
+#include "netsim/measure/measure_error.h"
+#include "netsim/scenario/scenario_loader.h"
 
 namespace netsim::cli {
 namespace {
@@ -30,8 +33,33 @@ int command_calibrate(const Options& o, const std::vector<std::string>& args) {
   co.jobs = o.jobs;
   co.max_evaluations = o.max_evaluations;
   if (!o.data.empty()) {
-    std::cerr << "netsim: calibrate: --data is not available in this build\n";
-    return kUsage;
+    // The block says which keys and which metric; the files give the values.
+    const ScenarioSpec spec = load_scenario(o.scenario_file, o.overrides);
+    const std::optional<MeasuredSpec> block = parse_measured(spec);
+    if (!block) throw ScenarioError(SourceLoc{o.scenario_file, 0, 0}, "measured",
+                                    "--data needs the scenario's measured: block (keys and metric)");
+    measure::MeasurementMapping mapping;
+    try {
+      for (const std::string& arg : o.data) {
+        const bool mapping_file = (arg.ends_with(".yaml") || arg.ends_with(".yml")) && arg.find('=') == std::string::npos;
+        const measure::MeasurementMapping m =
+            mapping_file ? measure::load_mapping(arg) : measure::MeasurementMapping{{measure::parse_data_arg(arg)}};
+        mapping.entries.insert(mapping.entries.end(), m.entries.begin(), m.entries.end());
+      }
+    } catch (const measure::MeasureError& e) {
+      std::cerr << e.what() << "\n";
+      return kBadScenario;
+    }
+    calibrate::DataCells data = calibrate::cells_from_data(*block, o.scenario_file, mapping);
+    for (const std::string& e : data.errors) std::cerr << e << "\n";
+    if (data.cells.empty()) {
+      std::cerr << "netsim: calibrate: no usable measurement in --data\n";
+      return kBadScenario;
+    }
+    std::cerr << "calibrate: " << data.sources.size() << " measurements in " << data.cells.size() << " cells from --data"
+              << (data.errors.empty() ? "" : " (" + std::to_string(data.errors.size()) + " not usable, above)") << "\n";
+    co.cells = std::move(data.cells);
+    co.data_sources = std::move(data.sources);
   }
   co.progress = [](const calibrate::EvaluationProgress& p) {
     std::fprintf(stderr, "calibrate: evaluation %d:", p.evaluation);
