@@ -670,6 +670,10 @@ void Validator::check_sweep_key(const Field& key, const std::string& path) {
     r_.fail(key, "unknown " + std::string(section->element) + " field '" + field +
                      "' (fields: " + join_words(section->keys) + ")" + suggestion(field, section->keys));
   }
+  if (field == "profile") {
+    r_.fail(key, "'" + element + ".profile' names profiles, which are merged before sweep values apply; it cannot be "
+                 "swept (sweep the fields themselves)");
+  }
   if (field == section->list_key) r_.fail(key, "'" + element + "." + field + "' is a list and cannot be swept");
   if (field == section->sub_key) {
     if (parts.size() != 4) {
