@@ -327,7 +327,9 @@ TEST(Switch, ByteLimitDropsExactlyWhenFull) {
   // Every drop found the buffer at six frames; the peak was six frames.
   std::uint64_t peak = 0;
   for (const auto& x : log.entries) {
-    if (x.event == QueueEvent::drop) EXPECT_EQ(x.bytes, 9000u);
+    if (x.event == QueueEvent::drop) {
+      EXPECT_EQ(x.bytes, 9000u);
+    }
     peak = std::max(peak, x.bytes);
   }
   EXPECT_EQ(peak, 9000u);
