@@ -13,7 +13,7 @@ const char* const kMainUsage = R"(netsim - packet-level discrete-event network s
 
 Usage:
   netsim run FILE [--set KEY=VALUE]... [--seed S] [--format text|json|csv|pb|iperf3|iperf3-json|iperf2]
-                  [--app-side client|server] [--out PATH] [--trace-tcp PATH] [-j N]
+                  [--app-side client|server] [--out PATH] [--trace-tcp PATH] [--trace-queue PATH] [-j N]
   netsim validate FILE [--set KEY=VALUE]...
   netsim topo FILE --dot [--set KEY=VALUE]...
   netsim sweep FILE --out DIR [--axis KEY=V1,V2,...]... [--seeds N] [--set KEY=VALUE]... [-j N]
@@ -64,6 +64,9 @@ Options:
   --trace-tcp PATH  write every TCP sender's state after each ACK and RTO as CSV (cwnd,
                     ssthresh, pipe, srtt, rto, recovery, ...); with several runs, one file
                     per run: PATH with ".<run>" before its extension (run numbers from 1)
+  --trace-queue PATH  write every switch output port's queue after each enqueue, dequeue and
+                    tail drop as CSV (time, packets, bytes, drops so far); several runs as
+                    for --trace-tcp
   --profile FILE    apply a calibration profile's parameters (before --set)
   -j, --jobs N      worker threads for sweep cells (default: all cores)
   -h, --help        this help
@@ -290,6 +293,8 @@ Options parse_args(const std::vector<std::string>& args) {
       o.out_path = value_of(i);
     } else if (a == "--trace-tcp" && o.command == "run") {
       o.trace_tcp_path = value_of(i);
+    } else if (a == "--trace-queue" && o.command == "run") {
+      o.trace_queue_path = value_of(i);
     } else if ((a == "-j" || a == "--jobs") && (o.command == "run" || sweep || calibrate)) {
       const std::uint64_t n = positive(a, value_of(i));
       if (n > 4096) throw UsageError(a + " needs a positive integer up to 4096, got '" + args[i] + "'");

@@ -150,7 +150,7 @@ int write_output(const Options& o, const results::RunSet& set, const std::option
   return kOk;
 }
 
-// --trace-tcp PATH for run i of n: PATH itself for a single run, else
+// --trace-tcp / --trace-queue PATH for run i of n: PATH itself for a single run, else
 // PATH with ".<i+1>" before its extension (trace.csv -> trace.3.csv).
 std::string trace_path(const std::string& base, std::size_t i, std::size_t n) {
   if (n == 1) return base;
@@ -158,6 +158,16 @@ std::string trace_path(const std::string& base, std::size_t i, std::size_t n) {
   std::filesystem::path out = p.parent_path() / p.stem();
   out += "." + std::to_string(i + 1) + p.extension().string();
   return out.string();
+}
+
+// Opens run i's file of a --trace-* option into `f`; nullptr when the option is absent.
+std::ostream* open_trace(std::ofstream& f, const std::optional<std::string>& base, std::size_t i, std::size_t n,
+                         const char* what) {
+  if (!base) return nullptr;
+  const std::string path = trace_path(*base, i, n);
+  f.open(path, std::ios::trunc);
+  if (!f) throw std::runtime_error(std::string("cannot write ") + what + " trace " + path);
+  return &f;
 }
 
 int command_run(const Options& o) {
@@ -189,14 +199,12 @@ int command_run(const Options& o) {
       try {
         RunOptions ro;
         std::ofstream trace;
-        if (o.trace_tcp_path) {
-          const std::string path = trace_path(*o.trace_tcp_path, i, cells.size());
-          trace.open(path, std::ios::trunc);
-          if (!trace) throw std::runtime_error("cannot write TCP trace " + path);
-          ro.tcp_trace = &trace;
-        }
+        std::ofstream queue_trace;
+        ro.tcp_trace = open_trace(trace, o.trace_tcp_path, i, cells.size(), "TCP");
+        ro.queue_trace = open_trace(queue_trace, o.trace_queue_path, i, cells.size(), "queue");
         *slot = run_scenario(cells[i], ro);
         if (trace.is_open() && !trace.flush()) throw std::runtime_error("error while writing a TCP trace");
+        if (queue_trace.is_open() && !queue_trace.flush()) throw std::runtime_error("error while writing a queue trace");
       } catch (const std::exception& e) {
         slot->set_scenario_name(cells[i].name);
         slot->set_scenario_file(cells[i].file);

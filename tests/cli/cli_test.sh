@@ -100,5 +100,30 @@ fi
 expect trace-unwritable 1 '' 'cannot write TCP trace' -- "$netsim" run "$tcpbulk" --set duration=100ms --set interval=10ms \
   --trace-tcp "$work/no/such/dir/t.csv"
 
+# --trace-queue: every switch output port's occupancy after each change.
+expect trace-queue 0 '' '' -- "$netsim" run "$udp" --set duration=20ms --set interval=10ms --trace-queue "$work/q.csv" \
+  --out "$work/q.txt"
+if head -1 "$work/q.csv" | grep -qx 'link,from,to,time_s,event,packet_bytes,packets,bytes,dropped_packets' &&
+   grep -q '^sw1-receiver,sw1,receiver,0\.[0-9]*,enqueue,1500,1,1500,0$' "$work/q.csv"; then
+  passes=$((passes + 1)); echo "ok   trace-queue-content"
+else
+  failures=$((failures + 1)); echo "FAIL trace-queue-content"; head -3 "$work/q.csv"
+fi
+
+# T2: the stable CSV columns, one row per pairing and seed (shortened runs, one seed).
+t2=$src/scenarios/t2-tcp-friendliness.yaml
+expect t2-validate 0 'ok \(40 runs\)' '' -- "$netsim" validate "$t2"
+short=(--set duration=300ms --set interval=100ms --set traffic.s1.time=200ms --set traffic.s2.time=200ms --set seeds=1)
+expect t2-csv 0 '^hz,cc1,cc2,seed,s1_mbps,s2_mbps,jain,measured_s1_mbps,measured_s2_mbps,measured_jain$' '' -- \
+  "$netsim" run "$t2" "${short[@]}" --format csv -j 2
+rows=$(grep -Ec '^(100|1000),(cubic|newreno|cubic_d46046),(cubic|newreno|cubic_d46046),1,[^,]+,[^,]+,[^,]+,[^,]+,[^,]+,[^,]+$' "$work/out")
+if [ "$(wc -l <"$work/out")" -eq 9 ] && [ "$rows" -eq 8 ] && grep -q '^100,cubic,newreno,1,.*,317,533,0\.94$' "$work/out"; then
+  passes=$((passes + 1)); echo "ok   t2-csv-rows"
+else
+  failures=$((failures + 1)); echo "FAIL t2-csv-rows"; cat "$work/out"
+fi
+expect t2-text 0 'hz +cc1 +cc2 +runs +s1 +range +measured +error % +s2 +range +measured +error % +jain +range +measured +error pt' '' -- \
+  "$netsim" run "$t2" "${short[@]}" --set seeds=2 -j 2
+
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]

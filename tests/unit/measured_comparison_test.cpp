@@ -192,6 +192,25 @@ TEST(MeasuredComparison, SeveralMetricsCsvAndText) {
   EXPECT_NE(text.str().find("+3.0"), std::string::npos) << text.str();    // +2.97 points
 }
 
+TEST(MeasuredComparison, RankingOfTheThroughputsAgainstMeasured) {
+  const auto m = parse_measured(parse_scenario_text(kTwoFlows, "cmp2.yaml"));
+  ASSERT_TRUE(m.has_value());
+  std::ostringstream text;
+  write_comparison_text(text, two_flow_runs(), *m);
+  std::istringstream lines(text.str());
+  std::string line, header, cell100, cell200;
+  while (std::getline(lines, line)) {
+    if (line.rfind("  r1 ", 0) == 0) header = line;
+    if (line.rfind("  100Mbps ", 0) == 0) cell100 = line;
+    if (line.rfind("  200Mbps ", 0) == 0) cell200 = line;
+  }
+  EXPECT_EQ(header.substr(header.size() - 7), "ranking") << text.str();
+  // 100Mbps: simulated 358.5 < 466.5 as measured 317 < 533.
+  EXPECT_EQ(cell100.substr(cell100.size() - 4), "same") << text.str();
+  // 200Mbps: simulated 600 > 200, measured a tie: no direction to match.
+  EXPECT_EQ(cell200.substr(cell200.size() - 7), "differs") << text.str();
+}
+
 TEST(MeasuredComparison, SeveralMetricsErrorsNameTheField) {
   auto expect_error = [](const std::string& from, const std::string& to, const std::string& field,
                          const std::string& fragment) {

@@ -1,6 +1,8 @@
 // Links, switches, hubs, hosts and filters, wired by hand (no YAML).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -267,6 +269,82 @@ TEST(Switch, BottleneckQueueTailDrops) {
   EXPECT_EQ(src.packets_sent(), sink.packets_received() + out.counters().packets_dropped);
   // The bottleneck ran flat out once the queue built: ~100 Mbit/s of frames.
   EXPECT_NEAR(static_cast<double>(sink.packets_received()), 10e-3 * 100e6 / (1538 * 8), 10.0);
+}
+
+// Records the events of one queue in order, with the occupancy after each.
+struct QueueLog final : QueueObserver {
+  struct Entry {
+    QueueEvent event;
+    std::uint64_t packets;
+    std::uint64_t bytes;
+  };
+  std::vector<Entry> entries;
+  void on_queue_change(const Channel& ch, QueueEvent e, std::uint32_t) override {
+    entries.push_back({e, ch.occupancy_packets(), ch.occupancy_bytes()});
+  }
+  // Per arriving frame, in arrival order: accepted (true) or tail-dropped.
+  std::vector<bool> accepted() const {
+    std::vector<bool> out;
+    for (const Entry& x : entries) {
+      if (x.event != QueueEvent::dequeue) out.push_back(x.event == QueueEvent::enqueue);
+    }
+    return out;
+  }
+};
+
+// 16 frames of 1500 IP bytes leave a back to back at 1 Gbit/s (1538 bytes on
+// the wire: 12.304 us each) and reach the switch after 1 us, frame k when its
+// last bit is in: at (k+1) x 12.304 + 1 us. The port toward b sends at
+// 80 Mbit/s (153.8 us per frame), so frame 0, in service from 13.304 us,
+// leaves the buffer at 167.104 us; frame 1 at 320.904 us.
+std::vector<bool> sixteen_frames_into_slow_port(std::optional<std::uint64_t> limit_packets,
+                                                std::optional<std::uint64_t> limit_bytes, QueueLog& log) {
+  SwitchedNet net(DataRate::mbps(80));
+  net.sw->port(1).set_limits(limit_packets, limit_bytes);
+  net.sw->port(1).set_observer(&log);
+  for (int k = 0; k < 16; ++k) {
+    Packet* p = make_packet(net.sim, 1500);
+    p->src = net.a->id();
+    p->dst = net.b->id();
+    p->dst_port = 9;  // nobody listens: b counts it and frees it
+    EXPECT_TRUE(net.a->port(0).send(p));
+  }
+  net.sim.run();
+  EXPECT_EQ(net.sim.packets().in_use(), 0u);
+  return log.accepted();
+}
+
+TEST(Switch, ByteLimitDropsExactlyWhenFull) {
+  // 10 000 bytes hold six 1500-byte frames (9000), not seven (10 500):
+  // frames 0-5 fit, 6-12 arrive (up to 160.952 us) before frame 0 leaves and
+  // are dropped, 13 (173.256 us) takes frame 0's place, 14 and 15 (185.56,
+  // 197.864 us) come before frame 1 leaves and are dropped.
+  QueueLog log;
+  const std::vector<bool> accepted = sixteen_frames_into_slow_port(std::nullopt, 10'000, log);
+  std::vector<bool> expected(16, false);
+  for (int k : {0, 1, 2, 3, 4, 5, 13}) expected[static_cast<std::size_t>(k)] = true;
+  EXPECT_EQ(accepted, expected);
+  // Every drop found the buffer at six frames; the peak was six frames.
+  std::uint64_t peak = 0;
+  for (const auto& x : log.entries) {
+    if (x.event == QueueEvent::drop) {
+      EXPECT_EQ(x.bytes, 9000u);
+    }
+    peak = std::max(peak, x.bytes);
+  }
+  EXPECT_EQ(peak, 9000u);
+}
+
+TEST(Switch, PacketLimitDropsExactlyWhenFull) {
+  // Four frames at most, whatever their bytes: 0-3 fit, 4-12 are dropped,
+  // 13 fits once frame 0 has left, 14 and 15 are dropped.
+  QueueLog log;
+  const std::vector<bool> accepted = sixteen_frames_into_slow_port(4, std::nullopt, log);
+  std::vector<bool> expected(16, false);
+  for (int k : {0, 1, 2, 3, 13}) expected[static_cast<std::size_t>(k)] = true;
+  EXPECT_EQ(accepted, expected);
+  EXPECT_EQ(log.entries.back().event, QueueEvent::dequeue);
+  EXPECT_EQ(log.entries.back().packets, 0u);  // all five delivered in the end
 }
 
 TEST(Hub, PortsShareOneMediumAndFramesReachEveryPort) {

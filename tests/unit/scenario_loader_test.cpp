@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "netsim/sim/units.h"
+#include "scenario_error_capture.h"
 
 namespace netsim {
 namespace {
@@ -15,17 +16,6 @@ using namespace netsim::literals;
 
 std::string fixture(const std::string& name) {
   return std::string(NETSIM_SOURCE_DIR) + "/tests/data/scenarios/" + name;
-}
-
-// Loads a fixture that must fail and returns the error.
-ScenarioError load_error(const std::string& path, const std::vector<Override>& overrides = {}) {
-  try {
-    load_scenario(path, overrides);
-  } catch (const ScenarioError& e) {
-    return e;
-  }
-  ADD_FAILURE() << path << " loaded without error";
-  return ScenarioError(SourceLoc{}, "", "no error");
 }
 
 ScenarioError text_error(const std::string& yaml, const std::vector<Override>& overrides = {}) {

@@ -4,6 +4,7 @@
 // counts. Runs are shortened to 2-3 s of simulated time.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -367,6 +368,39 @@ traffic:
   }
   EXPECT_GT(r.flows(0).receiver_mbps(), 20.0);
   EXPECT_GT(r.flows(0).receiver_mbps() + r.flows(1).receiver_mbps(), 900.0);
+}
+
+// Table T2's topology (scenarios/t2-tcp-friendliness.yaml: two bhyve-VM
+// senders, the congested 256 KB router port, the physical receiver) with the
+// same CC on both senders: nothing favours either flow, so over iperf's 30 s
+// they share the port fairly, and together they fill it.
+TEST(TcpScenario, TwoNewRenoFlowsThroughT2PortShareFairly) {
+  const ScenarioSpec spec = load_scenario(std::string(NETSIM_SOURCE_DIR) + "/scenarios/t2-tcp-friendliness.yaml",
+                                          {Override{"traffic.s1.cc", "newreno"}, Override{"traffic.s2.cc", "newreno"},
+                                           Override{"hosts.s1.hz", "1000"}, Override{"hosts.s2.hz", "1000"}});
+  const results::RunResult r = run_scenario(spec);
+  ASSERT_EQ(r.flows_size(), 2);
+  const double x1 = r.flows(0).receiver_mbps();
+  const double x2 = r.flows(1).receiver_mbps();
+  const double jain = (x1 + x2) * (x1 + x2) / (2.0 * (x1 * x1 + x2 * x2));
+  EXPECT_GT(jain, 0.95) << x1 << " vs " << x2;
+  EXPECT_GT(x1 + x2, 850.0);
+  // The losses are the router port's tail drops, nothing else.
+  std::uint64_t drops = 0;
+  for (const auto& l : r.links()) drops += l.packets_dropped();
+  EXPECT_GT(drops, 0u);
+  EXPECT_GT(r.flows(0).retransmits() + r.flows(1).retransmits(), 0u);
+  // The queue report saw the port fill to its buffer and drop.
+  std::uint64_t peak = 0;
+  std::uint64_t reported_drops = 0;
+  for (const auto& q : r.queues()) {
+    if (q.to() != "rcv") continue;
+    peak = std::max(peak, q.max_bytes());
+    reported_drops += q.dropped_packets();
+  }
+  EXPECT_GT(peak, 256'000u - 1500u);
+  EXPECT_LE(peak, 256'000u);
+  EXPECT_GT(reported_drops, 0u);
 }
 
 }  // namespace

@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <thread>
 
+#include "netsim/scenario/scenario_builder.h"
 #include "netsim/scenario/scenario_loader.h"
 #include "netsim/scenario/scenario_runner.h"
 #include "netsim/sim/int128.h"
@@ -112,6 +114,42 @@ TEST(UdpScenario, HubSharesCapacity) {
   EXPECT_GT(r.flows(1).packets_lost(), 0u);
   // Random arbitration among contending ports shares the medium about evenly.
   EXPECT_NEAR(r.flows(0).receiver_mbps(), r.flows(1).receiver_mbps(), 0.05 * total);
+}
+
+// clock_ppm: each transmitter's links run at rate x (1 + offset), the offset
+// drawn per seed within +-clock_ppm; a switch has one offset for all ports.
+TEST(UdpScenario, ClockPpmOffsetsEachTransmitter) {
+  const std::string yaml = R"(
+name: clocks
+duration: 1ms
+hosts:
+  a: { address: 10.0.0.1, clock_ppm: 50 }
+  b: { address: 10.0.0.2 }
+switches:
+  sw: { clock_ppm: 100 }
+links:
+  a-sw: { ends: [a, sw], rate: 1Gbps }
+  sw-b: { ends: [sw, b], rate: 1Gbps }
+traffic:
+  f: { type: udp, from: a, to: b }
+)";
+  const ScenarioSpec spec = parse_scenario_text(yaml, "clocks.yaml");
+  const BuiltScenario built = build_scenario(spec);
+  const std::int64_t a_out = built.links[0]->a_to_b().config().rate.bps();
+  const std::int64_t sw_to_a = built.links[0]->b_to_a().config().rate.bps();
+  const std::int64_t sw_to_b = built.links[1]->a_to_b().config().rate.bps();
+  const std::int64_t b_out = built.links[1]->b_to_a().config().rate.bps();
+  EXPECT_NE(a_out, 1'000'000'000);
+  EXPECT_LE(std::abs(a_out - 1'000'000'000), 50'000);  // 50 ppm of 1 Gbit/s
+  EXPECT_NE(sw_to_a, 1'000'000'000);
+  EXPECT_LE(std::abs(sw_to_a - 1'000'000'000), 100'000);
+  EXPECT_EQ(sw_to_a, sw_to_b);       // one crystal for the switch
+  EXPECT_EQ(b_out, 1'000'000'000);   // no clock_ppm: exact
+  // The same seed draws the same offsets; another seed others.
+  EXPECT_EQ(build_scenario(spec).links[0]->a_to_b().config().rate.bps(), a_out);
+  ScenarioSpec other = spec;
+  other.seed = 2;
+  EXPECT_NE(build_scenario(other).links[0]->a_to_b().config().rate.bps(), a_out);
 }
 
 }  // namespace

@@ -26,12 +26,18 @@ bool Channel::send(Packet* p) {
     ++counters_.packets_dropped;
     counters_.bytes_dropped += size;
     sim_.packets().release(p);
+    if (observer_ != nullptr) observer_->on_queue_change(*this, QueueEvent::drop, size);
     return false;
   }
   queue_.push(p);
   if (in_service_ == nullptr) start_next();
-  if (occupancy_packets() > counters_.max_queue_packets) counters_.max_queue_packets = occupancy_packets();
-  if (occupancy_bytes() > counters_.max_queue_bytes) counters_.max_queue_bytes = occupancy_bytes();
+  const std::uint64_t packets = occupancy_packets();
+  const std::uint64_t bytes = occupancy_bytes();
+  if (packets > counters_.max_queue_packets) counters_.max_queue_packets = packets;
+  if (bytes > counters_.max_queue_bytes) counters_.max_queue_bytes = bytes;
+  if (packets > peak_.packets) peak_.packets = packets;
+  if (bytes > peak_.bytes) peak_.bytes = bytes;
+  if (observer_ != nullptr) observer_->on_queue_change(*this, QueueEvent::enqueue, size);
   return true;
 }
 
@@ -53,6 +59,7 @@ void Channel::handle_event(std::uint64_t tag) {
     sim_.schedule_in(config_.delay, this, reinterpret_cast<std::uint64_t>(p));
     in_service_ = nullptr;
     start_next();
+    if (observer_ != nullptr) observer_->on_queue_change(*this, QueueEvent::dequeue, p->ip_bytes());
     return;
   }
   receiver_->receive(reinterpret_cast<Packet*>(tag), receiver_port_);

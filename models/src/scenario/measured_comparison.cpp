@@ -255,6 +255,25 @@ void write_aligned(std::ostream& out, const std::vector<std::vector<std::string>
   }
 }
 
+// With two or more throughputs per cell (T2's senders), whether the
+// simulated means rank them as the measured values do: "same" or "differs".
+std::string ranking_text(const ComparisonRow& row, const MeasuredSpec& m) {
+  std::vector<std::size_t> idx;
+  for (std::size_t i = 0; i < m.metrics.size(); ++i) {
+    if (m.metrics[i].is_fairness()) continue;
+    if (row.metrics[i].runs == 0) return "-";
+    idx.push_back(i);
+  }
+  for (std::size_t a = 0; a < idx.size(); ++a) {
+    for (std::size_t b = a + 1; b < idx.size(); ++b) {
+      const MetricComparison& x = row.metrics[idx[a]];
+      const MetricComparison& y = row.metrics[idx[b]];
+      if ((x.sim_mean > y.sim_mean) != (x.measured > y.measured) || (x.measured == y.measured)) return "differs";
+    }
+  }
+  return "same";
+}
+
 // Several metrics per cell: for each, simulated mean, range over the runs,
 // measured and error (% for throughput, index points for fairness).
 void write_multi_text(std::ostream& out, const std::vector<ComparisonRow>& rows, const MeasuredSpec& m) {
@@ -268,6 +287,9 @@ void write_multi_text(std::ostream& out, const std::vector<ComparisonRow>& rows,
     header.emplace_back("measured");
     header.emplace_back(k.is_fairness() ? "error pt" : "error %");
   }
+  const bool ranked =
+      std::count_if(m.metrics.begin(), m.metrics.end(), [](const MeasuredMetric& k) { return !k.is_fairness(); }) >= 2;
+  if (ranked) header.emplace_back("ranking");
   std::vector<std::vector<std::string>> table{header};
   for (const ComparisonRow& row : rows) {
     std::vector<std::string> line = row.key_values;
@@ -280,6 +302,7 @@ void write_multi_text(std::ostream& out, const std::vector<ComparisonRow>& rows,
       line.push_back(metric_text(k, c.measured));
       line.push_back(c.runs > 0 ? (c.error >= 0 ? "+" : "") + fixed(c.error, 1) : "-");
     }
+    if (ranked) line.push_back(ranking_text(row, m));
     table.push_back(std::move(line));
   }
   write_aligned(out, table);

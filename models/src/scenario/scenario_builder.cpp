@@ -1,6 +1,7 @@
 #include "netsim/scenario/scenario_builder.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -11,6 +12,7 @@
 #include "netsim/scenario/iperf2_tcp_flow.h"
 #include "netsim/scenario/iperf3_tcp_flow.h"
 #include "netsim/scenario/scenario_loader.h"
+#include "netsim/sim/rng.h"
 #include "netsim/sim/units.h"
 
 namespace netsim {
@@ -48,9 +50,15 @@ ChannelConfig link_channel(const LinkSpec& l) {
   return c;
 }
 
-// A channel transmitted by a switch uses the switch's per-port buffer.
-ChannelConfig channel_from(const ScenarioSpec& spec, const std::string& from, const LinkSpec& l) {
+// A channel transmitted by a switch uses the switch's per-port buffer; a
+// transmitter with a clock offset (parts per million) sends that much faster or slower.
+ChannelConfig channel_from(const ScenarioSpec& spec, const std::string& from, const LinkSpec& l,
+                           const std::map<std::string, double>& clock_offset_ppm) {
   ChannelConfig c = link_channel(l);
+  if (const auto it = clock_offset_ppm.find(from); it != clock_offset_ppm.end()) {
+    const auto bps = c.rate.bps();
+    c.rate = DataRate::bits_per_second(bps + std::llround(static_cast<double>(bps) * it->second * 1e-6));
+  }
   for (const auto& s : spec.switches) {
     if (s.name != from) continue;
     c.limit_bytes = static_cast<std::uint64_t>(s.buffer_bytes);
@@ -190,11 +198,21 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     medium.limit_bytes = static_cast<std::uint64_t>(h.buffer_bytes);
     b.nodes.push_back(&sim.add<Hub>(h.name, idx.ids.at(h.name), medium));
   }
+  // Each transmitter's clock offset, uniform in [-clock_ppm, +clock_ppm], from
+  // its own stream: the same for a seed, independent of every other draw.
+  std::map<std::string, double> clock_offset_ppm;
+  const auto draw_clock = [&](const std::string& name, double ppm) {
+    if (ppm <= 0) return;
+    Rng rng = sim.rng_stream("clock/" + name);
+    clock_offset_ppm.emplace(name, (2.0 * rng.uniform01() - 1.0) * ppm);
+  };
+  for (const auto& h : spec.hosts) draw_clock(h.name, h.clock_ppm);
+  for (const auto& s : spec.switches) draw_clock(s.name, s.clock_ppm);
   for (const auto& l : spec.links) {
     Node& a = *b.nodes[idx.ids.at(l.end_a)];
     Node& z = *b.nodes[idx.ids.at(l.end_b)];
-    b.links.push_back(
-        &sim.add<Link>(l.name, a, z, channel_from(spec, l.end_a, l), channel_from(spec, l.end_b, l)));
+    b.links.push_back(&sim.add<Link>(l.name, a, z, channel_from(spec, l.end_a, l, clock_offset_ppm),
+                                     channel_from(spec, l.end_b, l, clock_offset_ppm)));
   }
   auto tables = b.topology.forwarding_tables();
   for (Node* n : b.nodes) n->set_forwarding(tables[n->id()]);

@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "override_apply.h"
+#include "scenario_profiles.h"
 #include "scenario_validator.h"
 #include "yaml_document.h"
 #include "yaml_reader.h"
@@ -20,13 +21,18 @@ ScenarioSpec parse_scenario_text(std::string_view yaml, const std::string& filen
                                  const std::vector<Override>& overrides) {
   YAML::Node root = scenario_internal::parse_yaml_document(yaml, filename);
   scenario_internal::OverrideOrigins origins;
-  const scenario_internal::Reader reader(filename, origins);
+  scenario_internal::ProfileOrigins profiles;
+  const scenario_internal::Reader reader(filename, origins, &profiles);
   // Overrides walk maps, so the shape of the top level is checked before they are applied.
   scenario_internal::check_top_level(root, reader);
+  // Profiles first, so that overrides and sweep values reach the fields they provide.
+  for (const auto& o : overrides) scenario_internal::check_not_profile_override(o);
+  std::vector<std::string> includes = scenario_internal::apply_profiles(root, yaml, filename, profiles);
   for (const auto& o : overrides) scenario_internal::apply_override(root, o, origins);
   ScenarioSpec spec = scenario_internal::validate_scenario(root, reader, true);
   scenario_internal::check_sweep_values(root, spec, reader);
   spec.overrides = overrides;
+  spec.includes = std::move(includes);
   return spec;
 }
 

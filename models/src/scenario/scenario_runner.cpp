@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "netsim/scenario/scenario_builder.h"
@@ -35,6 +37,10 @@ class IntervalSampler final : public EventHandler {
     for (const BuiltUdpFlow& f : b.udp_flows) flows_.push_back({f.spec->order, f.spec->name, &f, nullptr, 0, 0});
     for (const BuiltTcpFlow& f : b.tcp_flows) flows_.push_back({f.spec->order, f.spec->name, nullptr, &f, 0, 0});
     std::sort(flows_.begin(), flows_.end(), [](const Flow& a, const Flow& c) { return a.order < c.order; });
+    for (Link* l : b.links) {
+      if (l->end_a().kind() == NodeKind::switch_) ports_.push_back({l, &l->a_to_b(), 0, 0});
+      if (l->end_b().kind() == NodeKind::switch_) ports_.push_back({l, &l->b_to_a(), 0, 0});
+    }
     b.sim->schedule_at(interval, this, 0);
   }
 
@@ -62,6 +68,24 @@ class IntervalSampler final : public EventHandler {
       f.last_packets = packets;
       f.last_bytes = bytes;
     }
+    for (Port& p : ports_) {
+      const ChannelCounters& c = p.channel->counters();
+      const Channel::OccupancyPeak peak = p.channel->take_peak();
+      auto* q = out_.add_queues();
+      q->set_link(p.link->name());
+      q->set_from(p.channel->from());
+      q->set_to(p.channel->to());
+      q->set_start_ps(end - interval_);
+      q->set_end_ps(end);
+      q->set_packets(p.channel->occupancy_packets());
+      q->set_bytes(p.channel->occupancy_bytes());
+      q->set_max_packets(peak.packets);
+      q->set_max_bytes(peak.bytes);
+      q->set_dropped_packets(c.packets_dropped - p.last_dropped_packets);
+      q->set_dropped_bytes(c.bytes_dropped - p.last_dropped_bytes);
+      p.last_dropped_packets = c.packets_dropped;
+      p.last_dropped_bytes = c.bytes_dropped;
+    }
     if (end + interval_ <= b_.spec->duration) sim.schedule_at(end + interval_, this, 0);
   }
 
@@ -74,10 +98,37 @@ class IntervalSampler final : public EventHandler {
     std::uint64_t last_packets;
     std::uint64_t last_bytes;
   };
+  // A switch output port: its queue is reported per interval.
+  struct Port {
+    const Link* link;
+    Channel* channel;
+    std::uint64_t last_dropped_packets;
+    std::uint64_t last_dropped_bytes;
+  };
   BuiltScenario& b_;
   SimTime interval_;
   results::RunResult& out_;
   std::vector<Flow> flows_;
+  std::vector<Port> ports_;
+};
+
+// --trace-queue: one CSV row per change of a switch output port's queue.
+class QueueTraceWriter final : public QueueObserver {
+ public:
+  QueueTraceWriter(std::ostream& os, const Simulation& sim, std::string link)
+      : os_(os), sim_(sim), link_(std::move(link)) {}
+
+  void on_queue_change(const Channel& ch, QueueEvent event, std::uint32_t ip_bytes) override {
+    const char* name = event == QueueEvent::enqueue ? "enqueue" : event == QueueEvent::dequeue ? "dequeue" : "drop";
+    os_ << link_ << ',' << ch.from() << ',' << ch.to() << ',' << format_seconds(sim_.now()) << ',' << name << ','
+        << ip_bytes << ',' << ch.occupancy_packets() << ',' << ch.occupancy_bytes() << ','
+        << ch.counters().packets_dropped << '\n';
+  }
+
+ private:
+  std::ostream& os_;
+  const Simulation& sim_;
+  std::string link_;
 };
 
 void add_udp_flow(results::RunResult& out, const BuiltUdpFlow& f) {
@@ -291,6 +342,10 @@ void write_tcp_trace_header(std::ostream& os) {
         "in_recovery,retransmits,recoveries,rtos\n";
 }
 
+void write_queue_trace_header(std::ostream& os) {
+  os << "link,from,to,time_s,event,packet_bytes,packets,bytes,dropped_packets\n";
+}
+
 void add_overrides(google::protobuf::RepeatedPtrField<results::Override>& out, const std::vector<Override>& in) {
   for (const Override& o : in) {
     auto* r = out.Add();
@@ -329,6 +384,18 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
              << t.pipe << ',' << t.sacked_bytes << ',' << t.srtt_us << ',' << t.rttvar_us << ',' << t.rto_us << ','
              << (t.in_recovery ? 1 : 0) << ',' << t.retransmits << ',' << t.recoveries << ',' << t.rtos << '\n';
         });
+      }
+    }
+  }
+  std::vector<std::unique_ptr<QueueTraceWriter>> queue_writers;
+  if (options.queue_trace != nullptr) {
+    write_queue_trace_header(*options.queue_trace);
+    for (Link* l : b.links) {
+      for (Channel* ch : {&l->a_to_b(), &l->b_to_a()}) {
+        const Node& from = ch == &l->a_to_b() ? l->end_a() : l->end_b();
+        if (from.kind() != NodeKind::switch_) continue;
+        queue_writers.push_back(std::make_unique<QueueTraceWriter>(*options.queue_trace, sim, l->name()));
+        ch->set_observer(queue_writers.back().get());
       }
     }
   }

@@ -10,20 +10,20 @@ namespace netsim::scenario_internal {
 
 using KeyList = std::span<const std::string_view>;
 
-inline constexpr std::array<std::string_view, 15> kTopKeys{"name",    "description", "seed",     "seeds",    "duration",
-                                                           "interval", "hosts",      "switches", "hubs",     "links",
-                                                           "filters",  "traffic",    "sweep",    "measured", "calibrate"};
+inline constexpr std::array<std::string_view, 17> kTopKeys{
+    "name",  "description", "seed",    "seeds",   "duration", "interval", "hosts",    "switches", "hubs",
+    "links", "filters",     "traffic", "sweep",   "measured", "profiles", "include",  "calibrate"};
 // Top-level fields that hold a single scalar, and so can be overridden or swept.
 inline constexpr std::array<std::string_view, 6> kTopScalarKeys{"name",     "description", "seed",
                                                                 "seeds",    "duration",    "interval"};
 
-inline constexpr std::array<std::string_view, 3> kHostKeys{"address", "nic", "hz"};
+inline constexpr std::array<std::string_view, 5> kHostKeys{"address", "nic", "hz", "clock_ppm", "profile"};
 inline constexpr std::array<std::string_view, 9> kNicKeys{
     "gro", "merge_acks", "irq_delay", "irq_jitter", "irq_min_interval", "budget", "per_packet_cost", "ring_size",
     "filter_position"};
-inline constexpr std::array<std::string_view, 2> kSwitchKeys{"buffer", "buffer_packets"};
-inline constexpr std::array<std::string_view, 2> kHubKeys{"rate", "buffer"};
-inline constexpr std::array<std::string_view, 6> kLinkKeys{"ends", "rate", "delay", "mtu", "framing", "queue"};
+inline constexpr std::array<std::string_view, 4> kSwitchKeys{"buffer", "buffer_packets", "clock_ppm", "profile"};
+inline constexpr std::array<std::string_view, 3> kHubKeys{"rate", "buffer", "profile"};
+inline constexpr std::array<std::string_view, 7> kLinkKeys{"ends", "rate", "delay", "mtu", "framing", "queue", "profile"};
 inline constexpr std::array<std::string_view, 2> kQueueKeys{"packets", "bytes"};
 inline constexpr std::array<std::string_view, 7> kFilterKeys{"host",   "hook",        "type", "every",
                                                              "packet", "probability", "match"};

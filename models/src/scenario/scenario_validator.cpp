@@ -31,6 +31,7 @@ constexpr std::int64_t kMaxUdpPayload = 65507;  // 65535 - 20 (IPv4) - 8 (UDP)
 constexpr std::int64_t kMaxFraming = 65535;
 constexpr std::int64_t kMaxNicBudget = 65536;
 constexpr std::int64_t kMaxSeeds = 100000;
+constexpr double kMaxClockPpm = 1000;  // 0.1%: ten times what IEEE 802.3 allows an Ethernet transmitter
 
 constexpr std::array<std::string_view, 5> kRequiredTop{"name", "duration", "hosts", "links", "traffic"};
 constexpr std::array<std::string_view, 1> kRequiredHost{"address"};
@@ -187,6 +188,8 @@ void Validator::parse_host(const std::string& name, const Field& f) {
       h.hz = static_cast<int>(r_.integer(v, TickClock::kMinHz, TickClock::kMaxHz));
     } else if (key == "nic") {
       parse_nic(v, h);
+    } else if (key == "clock_ppm") {
+      h.clock_ppm = r_.real(v, 0, kMaxClockPpm);
     }
   });
   r_.require(f, seen, kRequiredHost);
@@ -250,6 +253,8 @@ void Validator::parse_switch(const std::string& name, const Field& f) {
       s.buffer_bytes = r_.size(v, 1, kUnbounded);
     } else if (key == "buffer_packets") {
       s.buffer_packets = r_.integer(v, 1, kUnbounded);
+    } else if (key == "clock_ppm") {
+      s.clock_ppm = r_.real(v, 0, kMaxClockPpm);
     }
   });
   spec_.switches.push_back(std::move(s));
@@ -663,6 +668,10 @@ void Validator::check_sweep_key(const Field& key, const std::string& path) {
   if (!contains(section->keys, field)) {
     r_.fail(key, "unknown " + std::string(section->element) + " field '" + field +
                      "' (fields: " + join_words(section->keys) + ")" + suggestion(field, section->keys));
+  }
+  if (field == "profile") {
+    r_.fail(key, "'" + element + ".profile' names profiles, which are merged before sweep values apply; it cannot be "
+                 "swept (sweep the fields themselves)");
   }
   if (field == section->list_key) r_.fail(key, "'" + element + "." + field + "' is a list and cannot be swept");
   if (field == section->sub_key) {

@@ -48,6 +48,18 @@ const std::string* OverrideOrigins::find(const YAML::Node& node) const {
   return nullptr;
 }
 
+const ProfileOrigins::Origin* ProfileOrigins::keep(Origin origin) {
+  origins_.push_back(std::make_unique<Origin>(std::move(origin)));
+  return origins_.back().get();
+}
+
+const ProfileOrigins::Origin* ProfileOrigins::find(const YAML::Node& node) const {
+  for (const auto& [n, origin] : nodes_) {
+    if (n.is(node)) return origin;
+  }
+  return nullptr;
+}
+
 std::string join_path(std::string_view parent, std::string_view child) {
   if (parent.empty()) return std::string(child);
   std::string out(parent);
@@ -121,9 +133,11 @@ bool is_valid_name(std::string_view name) {
 }
 
 SourceLoc Reader::loc(const YAML::Node& node) const {
+  const ProfileOrigins::Origin* from = profiles_ != nullptr ? profiles_->find(node) : nullptr;
+  const std::string& file = from != nullptr ? from->file : file_;
   const YAML::Mark m = node.Mark();
-  if (m.line < 0) return SourceLoc{file_, 0, 0};
-  return SourceLoc{file_, m.line + 1, m.column + 1};
+  if (m.line < 0) return SourceLoc{file, 0, 0};
+  return SourceLoc{file, m.line + 1, m.column + 1};
 }
 
 SourceLoc Reader::loc(const Field& f) const {
@@ -136,6 +150,10 @@ ScenarioError Reader::error(const Field& at, std::string message) const {
   if (text == nullptr && !has_position(at.value)) text = origins_.find(at.key);
   if (text != nullptr)
     return ScenarioError(SourceLoc{std::string(kOverrideSource), 0, 0}, at.path, std::move(message), *text);
+  if (profiles_ != nullptr) {
+    const YAML::Node& where = has_position(at.value) || at.key.Mark().line < 0 ? at.value : at.key;
+    if (const ProfileOrigins::Origin* from = profiles_->find(where)) message += " (from profile '" + from->profile + "')";
+  }
   return ScenarioError(loc(at), at.path, std::move(message));
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -32,6 +33,26 @@ class OverrideOrigins {
 
  private:
   std::vector<std::pair<YAML::Node, std::string>> nodes_;
+};
+
+// Nodes that profiles (scenario_profiles.h) copied into the tree, with the
+// file they were written in and the profile's name, so that a problem inside
+// a profile is reported at its own file and line. A short list compared with
+// Node::is(), like OverrideOrigins: profiles hold a few dozen nodes.
+class ProfileOrigins {
+ public:
+  struct Origin {
+    std::string file;
+    std::string profile;
+  };
+  void add(const YAML::Node& node, const Origin* origin) { nodes_.emplace_back(node, origin); }
+  // Keeps an origin alive for as long as this registry; returns it for add().
+  const Origin* keep(Origin origin);
+  const Origin* find(const YAML::Node& node) const;
+
+ private:
+  std::vector<std::pair<YAML::Node, const Origin*>> nodes_;
+  std::vector<std::unique_ptr<Origin>> origins_;
 };
 
 // A value in the tree, the key it is written under and its dotted path. The
@@ -69,7 +90,8 @@ class Reader {
  public:
   using Visitor = std::function<void(const std::string& key, const Field& value)>;
 
-  Reader(std::string file, const OverrideOrigins& origins) : file_(std::move(file)), origins_(origins) {}
+  Reader(std::string file, const OverrideOrigins& origins, const ProfileOrigins* profiles = nullptr)
+      : file_(std::move(file)), origins_(origins), profiles_(profiles) {}
 
   const std::string& file() const { return file_; }
 
@@ -114,6 +136,7 @@ class Reader {
 
   std::string file_;
   const OverrideOrigins& origins_;
+  const ProfileOrigins* profiles_;
 };
 
 }  // namespace netsim::scenario_internal

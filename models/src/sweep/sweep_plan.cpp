@@ -124,6 +124,12 @@ SweepPlan make_sweep_plan(const SweepSpec& spec) {
   plan.scenario_text = read_file(spec.scenario_file);
   ScenarioSpec base = parse_scenario_text(plan.scenario_text, spec.scenario_file, spec.sets);
   plan.scenario_name = base.name;
+  plan.key_text = plan.scenario_text;
+  for (const std::string& inc : base.includes) {
+    const std::string inc_text = read_file(inc);
+    plan.key_text += "\n#include " + std::to_string(inc.size()) + ":" + inc + " " + std::to_string(inc_text.size()) +
+                     ":" + inc_text;
+  }
 
   for (const AxisArg& axis : spec.axes) {
     check_axis(plan.scenario_text, spec.scenario_file, spec.sets, axis);
@@ -165,7 +171,7 @@ SweepPlan make_sweep_plan(const SweepSpec& spec) {
       run.overrides.insert(run.overrides.end(), spec.sets.begin(), spec.sets.end());
       if (spec.seeds > 0) run.overrides.push_back(Override{"seed", std::to_string(base.seed + s)});
       run.params = resolve_params(run.overrides, base.seed);
-      run.key = run_key(plan.scenario_text, run.params);
+      run.key = run_key(plan.key_text, run.params);
       plan.runs.push_back(std::move(run));
     }
   }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "netsim/net/packet_receiver.h"
+#include "netsim/net/queue_observer.h"
 #include "netsim/sim/data_rate.h"
 #include "netsim/sim/event_handler.h"
 #include "netsim/sim/packet_queue.h"
@@ -63,6 +64,8 @@ class Channel final : public EventHandler {
   bool send(Packet* p);
 
   void add_listener(ChannelListener* l) { listeners_.push_back(l); }
+  // Told after every enqueue, dequeue and tail drop; nullptr to stop.
+  void set_observer(QueueObserver* o) { observer_ = o; }
   // Interposes a stage (a NIC's receive path, say) between the wire and the
   // node: packets then go to `r` instead of the node the link was built with.
   void set_receiver(PacketReceiver* r, int port) {
@@ -81,6 +84,17 @@ class Channel final : public EventHandler {
   std::uint64_t occupancy_packets() const { return queue_.packets() + (in_service_ != nullptr ? 1 : 0); }
   std::uint64_t occupancy_bytes() const { return queue_.bytes() + (in_service_ != nullptr ? in_service_->ip_bytes() : 0); }
   std::uint64_t queued_packets() const { return queue_.packets(); }
+  // The highest occupancy since the previous call (or the start), for
+  // per-interval queue reports; the next window starts at the current occupancy.
+  struct OccupancyPeak {
+    std::uint64_t packets = 0;
+    std::uint64_t bytes = 0;
+  };
+  OccupancyPeak take_peak() {
+    const OccupancyPeak p = peak_;
+    peak_ = OccupancyPeak{occupancy_packets(), occupancy_bytes()};
+    return p;
+  }
   bool busy() const { return in_service_ != nullptr; }
   // Serialization time spent up to `now` (busy_time counts a frame's whole
   // serialization when it starts).
@@ -105,7 +119,9 @@ class Channel final : public EventHandler {
   Packet* in_service_ = nullptr;
   SimTime tx_end_ = 0;
   std::vector<ChannelListener*> listeners_;
+  QueueObserver* observer_ = nullptr;
   ChannelCounters counters_;
+  OccupancyPeak peak_;
 };
 
 }  // namespace netsim

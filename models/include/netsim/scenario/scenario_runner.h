@@ -19,10 +19,16 @@ struct RunOptions {
   // When set, every TCP flow's sender writes one CSV row per processed ACK
   // and per RTO here (header first; see write_tcp_trace_header).
   std::ostream* tcp_trace = nullptr;
+  // When set, every switch output port writes one CSV row per change of its
+  // queue (enqueue, dequeue, tail drop; header first, see write_queue_trace_header).
+  std::ostream* queue_trace = nullptr;
 };
 
 // The header row of the --trace-tcp CSV.
 void write_tcp_trace_header(std::ostream& os);
+
+// The header row of the --trace-queue CSV.
+void write_queue_trace_header(std::ostream& os);
 
 // Appends `in` to a results message's repeated overrides, in order.
 void add_overrides(google::protobuf::RepeatedPtrField<results::Override>& out, const std::vector<Override>& in);

@@ -49,6 +49,7 @@ struct HostSpec {
   IpVersion ip_version = IpVersion::v4;
   int hz = 1000;        // kern.hz of the host's tick clock
   std::optional<NicSpec> nic;  // receive NIC; nullopt = packets go straight to the host
+  double clock_ppm = 0;        // transmit clock tolerance: offset drawn per run in [-ppm, +ppm]
 };
 
 struct SwitchSpec {
@@ -56,6 +57,7 @@ struct SwitchSpec {
   SourceLoc loc;
   std::int64_t buffer_bytes = 0;                 // per output port
   std::optional<std::int64_t> buffer_packets;    // optional second limit
+  double clock_ppm = 0;                          // one clock for all ports, as clock_ppm of a host
 };
 
 struct HubSpec {
@@ -164,6 +166,7 @@ struct Override {
 
 struct ScenarioSpec {
   std::string file;
+  std::vector<std::string> includes;  // files read through `include:`, in first-read order
   std::string name;
   std::string description;
   std::uint64_t seed = 1;

@@ -65,6 +65,10 @@ struct PlannedRun {
 struct SweepPlan {
   std::string scenario_file;
   std::string scenario_text;   // the file as read once: every run parses this text, and keys hash it
+  // What run keys hash: scenario_text, followed by each included file's name
+  // and text when the scenario has `include:` (a changed profile file then
+  // changes the keys); exactly scenario_text without includes.
+  std::string key_text;
   std::string scenario_name;
   std::vector<std::string> axis_keys;  // the swept keys in plan order (seed last with --seeds)
   std::vector<PlannedRun> runs;        // cartesian product, first axis slowest, seeds fastest

@@ -1,0 +1,23 @@
+// The ScenarioError a scenario file that must fail to load throws.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "netsim/scenario/scenario_loader.h"
+
+namespace netsim {
+
+inline ScenarioError load_error(const std::string& path, const std::vector<Override>& overrides = {}) {
+  try {
+    load_scenario(path, overrides);
+  } catch (const ScenarioError& e) {
+    return e;
+  }
+  ADD_FAILURE() << path << " loaded without error";
+  return ScenarioError(SourceLoc{}, "", "no error");
+}
+
+}  // namespace netsim
