@@ -503,3 +503,29 @@ TEST(GroReceiveNic, IrqJitterStaysInRangeAndIsDeterministic) {
 
 }  // namespace
 }  // namespace netsim
+
+namespace netsim {
+namespace {
+
+TEST(GroReceiveNic, IdleWakeDelayOnlyAfterAnIdleSpell) {
+  GroReceiveNicConfig cfg;
+  cfg.irq_delay = 20_us;
+  cfg.idle_wake_delay = 200_us;
+  cfg.idle_after = 1_ms;
+  GroNet net(cfg);
+  net.script->at(0, segment(0, kMss));                      // arrives 17.304: never polled, pays: 237.304
+  net.script->at(500_us, segment(kMss, kMss));              // 517.304: 280 us after the poll, busy: 537.304
+  net.script->at(2'000_us, segment(2 * kMss, kMss));        // 2017.304: 1480 us idle, pays: 2237.304
+  net.script->at(3'236'304_ns, segment(3 * kMss, kMss));    // 3253.608: 1016.304 us after 2237.304, pays
+  net.sim.run();
+  ASSERT_EQ(net.sink.rx.size(), 4u);
+  EXPECT_EQ(net.sink.rx[0].t, 237'304_ns);
+  EXPECT_EQ(net.sink.rx[1].t, 537'304_ns);
+  EXPECT_EQ(net.sink.rx[2].t, 2'237'304_ns);
+  EXPECT_EQ(net.sink.rx[3].t, 3'473'608_ns);
+  EXPECT_EQ(net.nic->counters().interrupts, 4u);
+  EXPECT_EQ(net.nic->counters().idle_wakeups, 3u);
+}
+
+}  // namespace
+}  // namespace netsim

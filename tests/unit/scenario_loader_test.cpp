@@ -769,7 +769,7 @@ TEST(ScenarioTcp, NicErrors) {
   expect_text_error(nic("{ per_packet_cost: 2 }"), 5, 51, "hosts.b.nic.per_packet_cost", "missing unit");
   expect_text_error(nic("{ ring_size: -1 }"), 5, 45, "hosts.b.nic.ring_size", "between 0 and 1048576");
   expect_text_error(nic("{ irq: 5us }"), 5, 34, "hosts.b.nic.irq",
-                    "unknown key 'irq' (accepted keys: gro, merge_acks, irq_delay, irq_jitter, irq_min_interval, budget, per_packet_cost, ring_size, filter_position)");
+                    "unknown key 'irq' (accepted keys: gro, merge_acks, irq_delay, irq_jitter, irq_min_interval, idle_wake_delay, idle_after, budget, per_packet_cost, ring_size, filter_position)");
   expect_text_error(nic("5us"), 5, 32, "hosts.b.nic", "expected a map");
 }
 

@@ -211,11 +211,15 @@ TEST_F(Profiles, ShippedT1ScenarioGetsTheT1ReceivePaths) {
     EXPECT_EQ(h->nic->irq_delay, 20_us);
     EXPECT_EQ(h->nic->irq_jitter, 157_us);
     EXPECT_EQ(h->nic->irq_min_interval, 250_us);
+    EXPECT_EQ(h->nic->idle_wake_delay, 200_us);
+    EXPECT_EQ(h->nic->idle_after, 1'000_us);
     EXPECT_TRUE(h->nic->gro);
   }
   EXPECT_EQ(snd.hz, 1000);
   EXPECT_EQ(rcv.hz, 250);
-  for (const LinkSpec& l : s.links) EXPECT_EQ(l.delay, 111_us) << l.name;
+  // An idle ping: four link crossings and two woken receive paths, 484 us plus 0-314 us of jitter.
+  for (const LinkSpec& l : s.links) EXPECT_EQ(l.delay, 11_us) << l.name;
+  EXPECT_EQ(4 * s.links.at(0).delay + 2 * (snd.nic->irq_delay + snd.nic->idle_wake_delay), 484_us);
   EXPECT_EQ(s.switches.at(0).buffer_bytes, 256'000);
 }
 

@@ -78,6 +78,8 @@ GroReceiveNicConfig nic_config(const NicSpec& n) {
   c.per_packet_cost = n.per_packet_cost;
   c.irq_min_interval = n.irq_min_interval;
   c.irq_jitter = n.irq_jitter;
+  c.idle_wake_delay = n.idle_wake_delay;
+  c.idle_after = n.idle_after;
   c.merge_acks = n.merge_acks;
   c.ring_size = n.ring_size;
   c.filter_position =

@@ -455,6 +455,7 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
     s->set_mean_aggregate_segments(n.nic->mean_aggregate_segments());
     s->set_max_aggregate_segments(c.max_aggregate_segments);
     s->set_interrupts(c.interrupts);
+    s->set_idle_wakeups(c.idle_wakeups);
     s->set_polls(c.polls);
     s->set_ring_drops(c.ring_drops);
     s->set_filtered(c.filtered);

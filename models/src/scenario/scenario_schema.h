@@ -18,9 +18,9 @@ inline constexpr std::array<std::string_view, 6> kTopScalarKeys{"name",     "des
                                                                 "seeds",    "duration",    "interval"};
 
 inline constexpr std::array<std::string_view, 5> kHostKeys{"address", "nic", "hz", "clock_ppm", "profile"};
-inline constexpr std::array<std::string_view, 9> kNicKeys{
-    "gro", "merge_acks", "irq_delay", "irq_jitter", "irq_min_interval", "budget", "per_packet_cost", "ring_size",
-    "filter_position"};
+inline constexpr std::array<std::string_view, 11> kNicKeys{
+    "gro",         "merge_acks", "irq_delay",       "irq_jitter", "irq_min_interval", "idle_wake_delay",
+    "idle_after",  "budget",     "per_packet_cost", "ring_size",  "filter_position"};
 inline constexpr std::array<std::string_view, 4> kSwitchKeys{"buffer", "buffer_packets", "clock_ppm", "profile"};
 inline constexpr std::array<std::string_view, 3> kHubKeys{"rate", "buffer", "profile"};
 inline constexpr std::array<std::string_view, 7> kLinkKeys{"ends", "rate", "delay", "mtu", "framing", "queue", "profile"};

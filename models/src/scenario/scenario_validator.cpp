@@ -230,6 +230,10 @@ void Validator::parse_nic(const Field& f, HostSpec& h) {
       nic.irq_jitter = r_.duration(v);
     } else if (key == "irq_min_interval") {
       nic.irq_min_interval = r_.duration(v);
+    } else if (key == "idle_wake_delay") {
+      nic.idle_wake_delay = r_.duration(v);
+    } else if (key == "idle_after") {
+      nic.idle_after = r_.duration(v);
     } else if (key == "per_packet_cost") {
       nic.per_packet_cost = r_.duration(v);
     } else if (key == "ring_size") {

@@ -88,6 +88,15 @@ struct GroReceiveNicConfig {
   // scheduling and host-side batching in a VM. It also keeps a periodic
   // sender from phase-locking with a deterministic nth-drop counter.
   SimTime irq_jitter = 0;
+  // Waking a halted vCPU: a guest with nothing to do executes HLT and its
+  // vCPU thread sleeps in the host (bhyve has no halt polling), so the first
+  // interrupt after an idle spell also waits for the host to schedule the
+  // thread and the core to leave its C-state. A receive path that finished a
+  // poll less than idle_after ago counts as busy (the guest is still working:
+  // the application, TCP output) and does not pay it. So an idle ping pays it
+  // at both ends while a bulk transfer almost never does. 0: off.
+  SimTime idle_wake_delay = 0;
+  SimTime idle_after = kPicosPerMilli;
   // Poll processing time per wire packet (0: the poll takes no simulated
   // time). With a cost the poll takes packets one at a time, so packets that
   // arrive while it runs join the same poll (and its GRO aggregates) until
@@ -121,6 +130,7 @@ struct GroNicCounters {
   std::uint64_t max_aggregate_segments = 0;
   std::uint64_t acks_merged = 0;        // pure ACKs absorbed into a held ACK (merge_acks)
   std::uint64_t interrupts = 0;
+  std::uint64_t idle_wakeups = 0;       // interrupts that paid idle_wake_delay
   std::uint64_t polls = 0;
   std::uint64_t budget_exhausted = 0;   // polls that used the whole budget
 };
@@ -187,6 +197,8 @@ class GroReceiveNic final : public Component, public PacketReceiver, public Even
   int taken_this_poll_ = 0;
   SimTime last_irq_ = 0;
   bool irq_seen_ = false;
+  SimTime last_poll_end_ = 0;
+  bool polled_ = false;
   State state_ = State::idle;
   Timer poll_timer_;
   Timer poll_step_timer_;

@@ -37,6 +37,8 @@ struct NicSpec {
   SimTime per_packet_cost = 0;     // poll time per wire packet
   SimTime irq_min_interval = 0;    // interrupt throttling; 0 = none
   SimTime irq_jitter = 0;          // uniform extra interrupt latency
+  SimTime idle_wake_delay = 0;     // waking a halted vCPU after idle_after without a poll
+  SimTime idle_after = 1'000'000'000;  // 1 ms
   bool merge_acks = false;         // FreeBSD tcp_lro: absorb advancing pure ACKs
   std::uint32_t ring_size = 1024;  // rx descriptors; 0 = unlimited
   NicFilterPosition filter_position = NicFilterPosition::after_gro;
