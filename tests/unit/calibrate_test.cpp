@@ -320,3 +320,36 @@ TEST(CalibrationProfile, RoundTripsTheFittedValuesOfEveryPath) {
 
 }  // namespace
 }  // namespace netsim::calibrate
+
+namespace netsim::calibrate {
+namespace {
+
+TEST(CalibrationProfile, AScenarioIncludesOneWithCalibrationKey) {
+  const fs::path dir = fs::temp_directory_path() / ("netsim-calibration-key-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "fit.profile.yaml") << "scenario: x\nparameters:\n  \"links.sw-rx.rate\": { value: 123Mbps }\n"
+                                          << "  filters.loss.probability: 0.25\n";
+  std::ofstream(dir / "s.yaml") << udp_scenario("400Mbps", "0.02", "calibration: fit.profile.yaml\n");
+  const ScenarioSpec s = load_scenario((dir / "s.yaml").string());
+  ASSERT_EQ(s.links.size(), 2u);
+  EXPECT_EQ(s.links[1].rate.bps(), 123'000'000);
+  ASSERT_EQ(s.filters.size(), 1u);
+  EXPECT_DOUBLE_EQ(s.filters[0].probability, 0.25);
+  ASSERT_FALSE(s.includes.empty());
+  EXPECT_EQ(fs::path(s.includes.back()).filename(), "fit.profile.yaml");
+  // The command line still wins.
+  const ScenarioSpec t = load_scenario((dir / "s.yaml").string(), {{"links.sw-rx.rate", "200Mbps"}});
+  EXPECT_EQ(t.links[1].rate.bps(), 200'000'000);
+  // A missing profile is an error naming it.
+  std::ofstream(dir / "m.yaml") << udp_scenario("400Mbps", "0.02", "calibration: none.yaml\n");
+  try {
+    load_scenario((dir / "m.yaml").string());
+    ADD_FAILURE() << "no error";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("none.yaml"), std::string::npos) << e.what();
+  }
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace netsim::calibrate

@@ -7,7 +7,10 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <optional>
 #include <system_error>
+
+#include "netsim/calibrate/calibration_profile.h"
 
 #include "override_apply.h"
 #include "scenario_profiles.h"
@@ -16,6 +19,21 @@
 #include "yaml_reader.h"
 
 namespace netsim {
+namespace {
+
+// The top-level `calibration: FILE` (relative to the scenario), if any.
+std::optional<std::string> calibration_profile_path(const YAML::Node& root, const std::string& filename,
+                                                    const scenario_internal::Reader& reader) {
+  const YAML::Node n = root["calibration"];
+  if (!n) return std::nullopt;
+  const scenario_internal::Field f{n, YAML::Node(), "calibration"};
+  const std::string& name = reader.string(f);
+  if (name.empty()) reader.fail(f, "expected the path of a calibration profile");
+  const std::filesystem::path rel(name);
+  return rel.is_absolute() ? name : (std::filesystem::path(filename).parent_path() / rel).string();
+}
+
+}  // namespace
 
 ScenarioSpec parse_scenario_text(std::string_view yaml, const std::string& filename,
                                  const std::vector<Override>& overrides) {
@@ -28,6 +46,15 @@ ScenarioSpec parse_scenario_text(std::string_view yaml, const std::string& filen
   // Profiles first, so that overrides and sweep values reach the fields they provide.
   for (const auto& o : overrides) scenario_internal::check_not_profile_override(o);
   std::vector<std::string> includes = scenario_internal::apply_profiles(root, yaml, filename, profiles);
+  // A calibration profile's fitted values, as if given with --profile: before the overrides, so --set wins.
+  if (const std::optional<std::string> file = calibration_profile_path(root, filename, reader)) {
+    const calibrate::CalibrationProfile p = calibrate::load_calibration_profile(*file);
+    for (const auto& o : p.overrides) {
+      scenario_internal::check_not_profile_override(o);
+      scenario_internal::apply_override(root, o, origins);
+    }
+    includes.push_back(*file);  // its text is part of what a run depends on (sweep run keys)
+  }
   for (const auto& o : overrides) scenario_internal::apply_override(root, o, origins);
   ScenarioSpec spec = scenario_internal::validate_scenario(root, reader, true);
   scenario_internal::check_sweep_values(root, spec, reader);

@@ -10,9 +10,9 @@ namespace netsim::scenario_internal {
 
 using KeyList = std::span<const std::string_view>;
 
-inline constexpr std::array<std::string_view, 17> kTopKeys{
-    "name",  "description", "seed",    "seeds",   "duration", "interval", "hosts",    "switches", "hubs",
-    "links", "filters",     "traffic", "sweep",   "measured", "profiles", "include",  "calibrate"};
+inline constexpr std::array<std::string_view, 18> kTopKeys{
+    "name",    "description", "seed",     "seeds",    "duration", "interval",  "hosts",      "switches", "hubs",
+    "links",   "filters",     "traffic",  "sweep",    "measured", "profiles",  "include",    "calibrate", "calibration"};
 // Top-level fields that hold a single scalar, and so can be overridden or swept.
 inline constexpr std::array<std::string_view, 6> kTopScalarKeys{"name",     "description", "seed",
                                                                 "seeds",    "duration",    "interval"};

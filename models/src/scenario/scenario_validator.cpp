@@ -163,6 +163,8 @@ void Validator::parse_top(const std::string& key, const Field& f) {
     spec_.measured.reset(f.value);  // free-form; reset() because Node::operator= would edit the tree
   } else if (key == "calibrate") {
     spec_.calibrate.reset(f.value);  // checked by parse_calibration, against the measured block
+  } else if (key == "calibration") {
+    r_.string(f);  // read and applied by the loader before validation
   }
 }
 

@@ -168,7 +168,7 @@ struct Override {
 
 struct ScenarioSpec {
   std::string file;
-  std::vector<std::string> includes;  // files read through `include:`, in first-read order
+  std::vector<std::string> includes;  // files read through `include:` (first-read order), then the `calibration:` profile
   std::string name;
   std::string description;
   std::uint64_t seed = 1;
