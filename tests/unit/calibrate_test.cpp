@@ -17,6 +17,8 @@
 #include "netsim/calibrate/calibration_profile.h"
 #include "netsim/calibrate/calibration_spec.h"
 #include "netsim/calibrate/fit_problem.h"
+#include "netsim/calibrate/measured_data_cells.h"
+#include "netsim/measure/measurement_file.h"
 #include "netsim/scenario/scenario_loader.h"
 #include "netsim/scenario/scenario_runner.h"
 
@@ -349,6 +351,55 @@ TEST(CalibrationProfile, AScenarioIncludesOneWithCalibrationKey) {
     EXPECT_NE(std::string(e.what()).find("none.yaml"), std::string::npos) << e.what();
   }
   fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace netsim::calibrate
+
+namespace netsim::calibrate {
+namespace {
+
+TEST(MeasuredDataCells, MapsKeysAveragesRepeatsAndReportsWhatItCannotUse) {
+  const std::string data = std::string(NETSIM_SOURCE_DIR) + "/tests/data/measure/";
+  MeasuredSpec block;
+  block.keys = {{"kernel", "hosts.tx.hz"}, {"rate", "traffic.flow.rate"}};
+  MeasuredMetric m;
+  m.name = "value";
+  m.metric = "receiver_mbps";
+  block.metrics = {m};
+  measure::MeasurementMapping mapping;
+  auto entry = [&](const std::string& file, std::map<std::string, std::string> params) {
+    measure::MappingEntry e;
+    e.file = data + file;
+    e.params = std::move(params);
+    e.source = "test";
+    return e;
+  };
+  // Three nuttcp runs of one cell (by short key and by scenario path), one
+  // iperf3 run of another, a broken file, and an entry with an unknown key.
+  mapping.entries = {entry("nuttcp-tcp.txt", {{"kernel", "100"}, {"traffic.flow.rate", "max"}}),
+                     entry("iperf3-client.json", {{"kernel", "1000"}, {"rate", "max"}}),
+                     entry("broken-iperf3-garbled.txt", {{"kernel", "250"}, {"rate", "max"}}),
+                     entry("iperf3-client.json", {{"kernel", "1000"}, {"rate", "max"}, {"cc", "cubic"}})};
+  const DataCells d = cells_from_data(block, "s.yaml", mapping);
+  ASSERT_EQ(d.cells.size(), 2u);
+  EXPECT_EQ(d.cells[0].key_values, (std::vector<std::string>{"100", "max"}));
+  EXPECT_EQ(d.cells[1].key_values, (std::vector<std::string>{"1000", "max"}));
+  // nuttcp reports what the receiver got: the mean of the three runs.
+  const measure::LoadedMeasurements n = measure::load_measurement_file(data + "nuttcp-tcp.txt");
+  ASSERT_EQ(n.runs.size(), 3u);
+  double sum = 0;
+  for (const auto& r : n.runs) sum += *r.receiver_mbps;
+  EXPECT_NEAR(d.cells[0].value, sum / 3, 1e-9);
+  EXPECT_EQ(d.cells[0].values, std::vector<double>{d.cells[0].value});
+  EXPECT_EQ(d.sources.size(), 4u);  // 3 + 1 samples
+  ASSERT_EQ(d.errors.size(), 2u);
+  EXPECT_NE(d.errors[0].find("broken-iperf3-garbled.txt:"), std::string::npos) << d.errors[0];
+  EXPECT_NE(d.errors[1].find("'cc' is not a key of the measured block"), std::string::npos) << d.errors[1];
+
+  MeasuredSpec multi = block;
+  multi.metrics.push_back(m);
+  EXPECT_THROW(cells_from_data(multi, "s.yaml", mapping), ScenarioError);
 }
 
 }  // namespace
