@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "calibrate_command.h"
+#include "signal_stop.h"
 #include "netsim/calibrate/calibration.h"
 #include "netsim/calibrate/calibration_profile.h"
 #include "netsim/calibrate/measured_data_cells.h"
@@ -67,6 +68,16 @@ int command_calibrate(const Options& o, const std::vector<std::string>& args) {
     std::fprintf(stderr, "  objective %.5f  best %.5f  %s\n", p.objective, p.best,
                  p.cached ? "(cached)" : (std::to_string(p.wall_seconds).substr(0, 5) + " s").c_str());
   };
+  // SIGINT/SIGTERM: finish the evaluation in flight, then report and write
+  // the profile for the best point so far; a second signal aborts.
+  SignalStop stop(
+      [](int) {
+        std::fprintf(stderr,
+                     "calibrate: stopping after the evaluation in flight; the best point so far is reported and "
+                     "written (signal again to abort)\n");
+      },
+      kInterrupted);
+  co.stop_requested = [&stop] { return stop.received() != 0; };
   const calibrate::CalibrationResult r = calibrate::run_calibration(o.scenario_file, co);
   calibrate::write_calibration_report(std::cout, r);
   std::cout.flush();
@@ -94,8 +105,9 @@ int command_calibrate(const Options& o, const std::vector<std::string>& args) {
     return kOutputError;
   }
   std::cerr << "calibrate: profile written to " << target << " (" << r.evaluations << " evaluations, "
-            << r.simulation_runs << " runs, " << static_cast<int>(r.wall_seconds + 0.5) << " s)\n";
-  return kOk;
+            << r.simulation_runs << " runs, " << static_cast<int>(r.wall_seconds + 0.5) << " s"
+            << (r.interrupted ? "; interrupted: the best point so far, not a converged fit" : "") << ")\n";
+  return r.interrupted ? kInterrupted : kOk;
 }
 
 }  // namespace netsim::cli

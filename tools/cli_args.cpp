@@ -93,8 +93,11 @@ Options:
   -j, --jobs N       worker threads for the runs of one evaluation (default: all cores)
   -h, --help         this help
 
+SIGINT/SIGTERM stop after the evaluation in flight: the best point so far is
+reported and written, exit 130 (a second signal aborts).
+
 Exit codes: 0 done, 1 a run failed, 2 usage, 3 invalid scenario, calibrate block,
-data or profile, 4 the profile cannot be written.
+data or profile, 4 the profile cannot be written, 130 interrupted.
 )";
 
 const char* const kValidateUsage = R"txt(Usage: netsim validate FILE [--set KEY=VALUE]...

@@ -404,3 +404,35 @@ TEST(MeasuredDataCells, MapsKeysAveragesRepeatsAndReportsWhatItCannotUse) {
 
 }  // namespace
 }  // namespace netsim::calibrate
+
+namespace netsim::calibrate {
+namespace {
+
+TEST(Calibration, AStopKeepsTheBestPointSoFar) {
+  const std::string truth = udp_scenario("600Mbps", "0.05", "");
+  TempFile f("stop.yaml", udp_scenario("400Mbps", "0.02",
+                                       measured_and_calibrate(simulated(truth, "200Mbps"),
+                                                              simulated(truth, "900Mbps"), "nelder_mead")));
+  CalibrationOptions o;
+  int polls = 0;
+  o.stop_requested = [&polls] { return ++polls > 5; };  // five evaluations run, the sixth is refused
+  std::vector<EvaluationProgress> seen;
+  o.progress = [&seen](const EvaluationProgress& p) { seen.push_back(p); };
+  const CalibrationResult r = run_calibration(f.path(), o);
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_EQ(r.stop_reason, "interrupted");
+  EXPECT_EQ(r.evaluations, 5);
+  ASSERT_EQ(seen.size(), 5u);
+  const auto best = std::min_element(seen.begin(), seen.end(),
+                                     [](const auto& a, const auto& b) { return a.objective < b.objective; });
+  EXPECT_EQ(r.fitted_values, best->values);
+  EXPECT_DOUBLE_EQ(r.objective, best->objective);
+  EXPECT_EQ(r.cells.size(), 2u);  // the report still runs at that point
+
+  CalibrationOptions at_once;
+  at_once.stop_requested = [] { return true; };
+  EXPECT_THROW(run_calibration(f.path(), at_once), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace netsim::calibrate

@@ -54,6 +54,9 @@ std::vector<results::RunResult> run_all(const std::string& file, const std::vect
   return out;
 }
 
+// Thrown from an evaluation once a stop is requested; caught in run().
+struct StopRequested {};
+
 struct Summary {
   double mean = 0, min = 0, max = 0;
   std::size_t runs = 0;
@@ -98,9 +101,20 @@ class Calibrator {
       result_.start_values.push_back(format_value(p, p.start));
     }
     const ResidualFunction f = [this](const std::vector<double>& u) { return residuals(u); };
-    const FitOutcome fit = spec_.method == Method::nelder_mead
-                               ? minimize_nelder_mead(f, start, spec_.max_evaluations, spec_.tolerance)
-                               : minimize_levenberg_marquardt(f, start, spec_.max_evaluations, spec_.step);
+    FitOutcome fit;
+    try {
+      fit = spec_.method == Method::nelder_mead
+                ? minimize_nelder_mead(f, start, spec_.max_evaluations, spec_.tolerance)
+                : minimize_levenberg_marquardt(f, start, spec_.max_evaluations, spec_.step);
+    } catch (const StopRequested&) {
+      if (best_point_.empty()) throw std::runtime_error("calibration interrupted before its first evaluation");
+      // Nothing computed is lost: the best point so far becomes the result.
+      fit.unit_point = best_point_;
+      fit.objective = best_;
+      fit.evaluations = evaluations_ - 1;  // the refused one did not run
+      fit.stop_reason = "interrupted";
+      result_.interrupted = true;
+    }
     result_.spec = spec_;
     result_.measured = measured_;
     result_.seeds = seeds_;
@@ -180,6 +194,10 @@ class Calibrator {
   }
 
   std::vector<double> residuals(const std::vector<double>& u) {
+    if (options_.stop_requested && options_.stop_requested()) {
+      ++evaluations_;
+      throw StopRequested{};
+    }
     const std::vector<std::string> values = texts(u);
     EvaluationProgress progress;
     progress.evaluation = ++evaluations_;
@@ -199,6 +217,7 @@ class Calibrator {
     }
     progress.objective = sum_of_squares(hit->second);
     if (evaluations_ == 1) start_objective_ = progress.objective;
+    if (evaluations_ == 1 || progress.objective < best_) best_point_ = u;
     best_ = evaluations_ == 1 ? progress.objective : std::min(best_, progress.objective);
     progress.best = best_;
     progress.wall_seconds = seconds_since(t0);
@@ -262,6 +281,7 @@ class Calibrator {
   int simulation_runs_ = 0;
   double start_objective_ = 0;
   double best_ = 0;
+  std::vector<double> best_point_;  // unit coordinates of best_
   CalibrationResult result_;
 };
 

@@ -39,6 +39,10 @@ struct CalibrationOptions {
   std::optional<std::vector<MeasuredCell>> cells;
   std::vector<std::string> data_sources;  // where the measurements came from, for the profile
   std::function<void(const EvaluationProgress&)> progress;
+  // Polled before each evaluation; once it returns true the fit stops there
+  // and the result is built from the best point evaluated so far (its cells
+  // are still run for the report), with stop_reason "interrupted".
+  std::function<bool()> stop_requested;
 };
 
 struct CellResult {
@@ -72,6 +76,7 @@ struct CalibrationResult {
   int evaluations = 0;
   int simulation_runs = 0;                 // the fit's, the final report's excluded
   std::string stop_reason;
+  bool interrupted = false;
   double wall_seconds = 0;
   std::vector<std::string> data_sources;
   std::vector<CellResult> cells;           // every measured cell x fitted metric, at the fitted values
