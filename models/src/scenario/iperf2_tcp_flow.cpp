@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "sender_counters_sum.h"
+
 namespace netsim {
 
 Iperf2TcpFlow::Iperf2TcpFlow(Simulation& sim, std::string name, app::Iperf2Client& client, app::Iperf2Server& server)
@@ -16,15 +18,7 @@ TcpFlowCounters Iperf2TcpFlow::counters() const {
   bool any = false;
   const int n = client_.stream_count();
   for (int i = 0; i < n; ++i) {
-    const app::Iperf2SenderCounters s = client_.counters(i);
-    c.data_segments_sent += s.segments_sent;
-    c.bytes_sent += s.bytes_sent;
-    c.bytes_acked += s.bytes_acked;
-    c.retransmits += s.retransmits;
-    c.rto_count += s.rto_count;
-    c.recovery_episodes += s.recovery_episodes;
-    c.cwnd += s.cwnd;
-    srtt_sum += s.srtt_us;
+    scenario_internal::add_sender_counters(c, client_.counters(i), srtt_sum);
     c.segments_received += server_.segments_received(i);
     c.bytes_delivered += server_.reads(i).bytes;
     if (server_.accepted(i)) {

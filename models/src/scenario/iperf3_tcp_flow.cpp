@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "sender_counters_sum.h"
+
 namespace netsim {
 
 Iperf3TcpFlow::Iperf3TcpFlow(Simulation& sim, std::string name, app::Iperf3Client& client, app::Iperf3Server& server)
@@ -12,15 +14,7 @@ TcpFlowCounters Iperf3TcpFlow::counters() const {
   std::uint64_t srtt_sum = 0;
   const int n = client_.stream_count();
   for (int i = 0; i < n; ++i) {
-    const app::Iperf3SenderCounters s = client_.counters(i);
-    c.data_segments_sent += s.segments_sent;
-    c.bytes_sent += s.bytes_sent;
-    c.bytes_acked += s.bytes_acked;
-    c.retransmits += s.retransmits;
-    c.rto_count += s.rto_count;
-    c.recovery_episodes += s.recovery_episodes;
-    c.cwnd += s.cwnd;
-    srtt_sum += s.srtt_us;
+    scenario_internal::add_sender_counters(c, client_.counters(i), srtt_sum);
     const app::Iperf3ReceiverCounters r = server_.counters(i);
     c.segments_received += r.segments_received;
     c.bytes_delivered += r.bytes_read;
