@@ -436,3 +436,31 @@ TEST(Calibration, AStopKeepsTheBestPointSoFar) {
 
 }  // namespace
 }  // namespace netsim::calibrate
+
+namespace netsim::calibrate {
+namespace {
+
+TEST(Calibration, AMeasuredKeyOnALinkedAxisSetsTheWholeAxisValue) {
+  // The cell rate=300Mbps stands for the sweep cell that also sets a 10% loss.
+  TempFile f("linked.yaml", udp_scenario("600Mbps", "0", R"(
+sweep:
+  "links.sw-rx.rate + filters.loss.probability": [[300Mbps, 0.1], [600Mbps, 0]]
+measured:
+  keys: { rate: links.sw-rx.rate }
+  cells:
+    - { rate: 300Mbps, value: 180 }
+    - { rate: 600Mbps, value: 200 }
+calibrate:
+  parameters:
+    links.tx-sw.delay: { min: 1us, max: 10us }
+  max_evaluations: 3
+)"));
+  const CalibrationResult r = run_calibration(f.path(), CalibrationOptions{});
+  ASSERT_EQ(r.cells.size(), 2u);
+  // 200 Mbit/s offered: 10% lost in the first cell, none in the second.
+  EXPECT_NEAR(r.cells[0].sim_mean, 180, 180 * 0.03);
+  EXPECT_NEAR(r.cells[1].sim_mean, 200, 1);
+}
+
+}  // namespace
+}  // namespace netsim::calibrate

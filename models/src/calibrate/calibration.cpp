@@ -66,6 +66,7 @@ class Calibrator {
  public:
   Calibrator(const std::string& file, const CalibrationOptions& options) : file_(file), options_(options) {
     const ScenarioSpec spec = load_scenario(file, options.overrides);
+    sweep_ = spec.sweep;
     std::optional<MeasuredSpec> m = parse_measured(spec);
     const SourceLoc at{file, 0, 0};
     if (!m) throw ScenarioError(at, "measured", "a calibration needs a measured: block with cells");
@@ -144,9 +145,47 @@ class Calibrator {
     return v;
   }
 
-  std::vector<Override> cell_overrides(const MeasuredCell& cell, const std::vector<std::string>& values) const {
+  // The measured key of a scenario path, or -1.
+  int key_of(const std::string& path) const {
+    for (std::size_t k = 0; k < measured_.keys.size(); ++k) {
+      if (measured_.keys[k].second == path) return static_cast<int>(k);
+    }
+    return -1;
+  }
+
+  // A cell's key values as the sweep sets them: a measured key on a linked
+  // axis ("hosts.s1.hz + hosts.s2.hz") sets every path of the axis value it
+  // selects, as the sweep cell the measurement stands for does; other keys
+  // set their own path.
+  std::vector<Override> key_overrides(const MeasuredCell& cell) const {
     std::vector<Override> o;
-    for (std::size_t k = 0; k < measured_.keys.size(); ++k) o.push_back({measured_.keys[k].second, cell.key_values[k]});
+    std::vector<bool> done(measured_.keys.size(), false);
+    for (const SweepAxis& axis : sweep_) {
+      if (axis.paths.size() < 2) continue;
+      for (const std::vector<std::string>& v : axis.values) {
+        bool matches = false;
+        bool conflicts = false;
+        for (std::size_t p = 0; p < axis.paths.size(); ++p) {
+          const int k = key_of(axis.paths[p]);
+          if (k < 0) continue;
+          (v[p] == cell.key_values[static_cast<std::size_t>(k)] ? matches : conflicts) = true;
+        }
+        if (!matches || conflicts) continue;
+        for (std::size_t p = 0; p < axis.paths.size(); ++p) {
+          o.push_back({axis.paths[p], v[p]});
+          if (const int k = key_of(axis.paths[p]); k >= 0) done[static_cast<std::size_t>(k)] = true;
+        }
+        break;
+      }
+    }
+    for (std::size_t k = 0; k < measured_.keys.size(); ++k) {
+      if (!done[k]) o.push_back({measured_.keys[k].second, cell.key_values[k]});
+    }
+    return o;
+  }
+
+  std::vector<Override> cell_overrides(const MeasuredCell& cell, const std::vector<std::string>& values) const {
+    std::vector<Override> o = key_overrides(cell);
     o.insert(o.end(), options_.overrides.begin(), options_.overrides.end());
     for (std::size_t i = 0; i < values.size(); ++i) {
       for (const std::string& path : spec_.parameters[i].paths) o.push_back({path, values[i]});
@@ -275,6 +314,7 @@ class Calibrator {
   MeasuredSpec measured_;
   CalibrationSpec spec_;
   std::vector<std::uint64_t> seeds_;
+  std::vector<SweepAxis> sweep_;  // to set linked axes whole (key_overrides)
   std::vector<std::size_t> fitted_cells_;
   std::map<std::vector<std::string>, std::vector<double>> cache_;
   int evaluations_ = 0;
@@ -340,9 +380,11 @@ void write_calibration_report(std::ostream& out, const CalibrationResult& r) {
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out << line << "\n";
   }
-  out << "\nMAPE: fitted " << fixed(r.fitted_mape, 1) << "% (" << r.fitted_count << " cells), predicted "
+  // With several metrics a "cell" of the MAPE is one metric of one measured cell.
+  const char* unit = multi ? " values" : " cells";
+  out << "\nMAPE: fitted " << fixed(r.fitted_mape, 1) << "% (" << r.fitted_count << unit << "), predicted "
       << (r.predicted_count > 0 ? fixed(r.predicted_mape, 1) + "%" : std::string("-")) << " (" << r.predicted_count
-      << " cells)\n";
+      << unit << ")\n";
   if (!r.claims.empty()) {
     out << "\nClaimed ratios at the fitted values, simulated vs measured:\n";
     for (const ClaimResult& c : r.claims) {
