@@ -464,3 +464,29 @@ calibrate:
 
 }  // namespace
 }  // namespace netsim::calibrate
+
+namespace netsim::calibrate {
+namespace {
+
+TEST(MeasuredDataCells, RetransmitsFromIperf3Reports) {
+  const std::string file = std::string(NETSIM_SOURCE_DIR) + "/tests/data/measure/iperf3-client.json";
+  MeasuredSpec block;
+  block.keys = {{"cc", "traffic.f.cc"}};
+  MeasuredMetric m;
+  m.name = "value";
+  m.metric = "retransmits";
+  block.metrics = {m};
+  measure::MappingEntry e;
+  e.file = file;
+  e.params = {{"cc", "newreno"}};
+  e.source = "test";
+  const DataCells d = cells_from_data(block, "s.yaml", measure::MeasurementMapping{{e}});
+  ASSERT_EQ(d.cells.size(), 1u) << (d.errors.empty() ? "" : d.errors.front());
+  const measure::LoadedMeasurements runs = measure::load_measurement_file(file);
+  ASSERT_EQ(runs.runs.size(), 1u);
+  ASSERT_TRUE(runs.runs[0].retransmits.has_value());
+  EXPECT_DOUBLE_EQ(d.cells[0].value, static_cast<double>(*runs.runs[0].retransmits));
+}
+
+}  // namespace
+}  // namespace netsim::calibrate

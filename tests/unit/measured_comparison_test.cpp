@@ -235,3 +235,40 @@ TEST(MeasuredComparison, SeveralMetricsErrorsNameTheField) {
 
 }  // namespace
 }  // namespace netsim
+
+namespace netsim {
+namespace {
+
+TEST(MeasuredComparison, RetransmitsAsTheComparedMetric) {
+  std::string text = kScenario;
+  text.replace(text.find("  keys:"), 0, "  metric: retransmits\n");
+  const ScenarioSpec spec = parse_scenario_text(text, "cmp.yaml");
+  const auto m = parse_measured(spec);
+  ASSERT_TRUE(m.has_value());
+  // The udp flows' lost datagrams (7 in every run) against 100 and 250.
+  const auto rows = compare(make_runs(), *m);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_DOUBLE_EQ(rows[0].sim_mean, 7.0);
+  EXPECT_DOUBLE_EQ(rows[0].error_pct, -93.0);
+  std::ostringstream csv;
+  write_comparison_csv(csv, make_runs(), *m);
+  EXPECT_EQ(csv.str().substr(0, csv.str().find('\n')),
+            "rate,seed,sender_mbps,receiver_mbps,retransmits,measured_retransmits,error_pct");
+  EXPECT_NE(csv.str().find("100Mbps,1,91,90,7,100,-93\n"), std::string::npos) << csv.str();
+
+  // Jain's index is over throughputs only.
+  std::string jain = kScenario;
+  jain.replace(jain.find("  keys:"), 0, "  metrics:\n    j: { fairness: [f, f], metric: retransmits }\n");
+  const std::size_t v = jain.find("value: 100");
+  jain.replace(v, 10, "j: 0.9");
+  jain.replace(jain.find("value: 250"), 10, "j: 0.8");
+  try {
+    parse_measured(parse_scenario_text(jain, "cmp.yaml"));
+    ADD_FAILURE() << "no error";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("taken over throughputs"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace netsim

@@ -38,9 +38,18 @@ const results::FlowStats* compared_flow(const results::RunResult& r, const Measu
   return nullptr;
 }
 
-double metric(const results::FlowStats& f, const MeasuredSpec& m) {
-  return m.metric == "sender_mbps" ? f.sender_mbps() : f.receiver_mbps();
+// A flow's value of a measured metric: its throughput at either end, or its
+// retransmitted segments (a udp flow's lost datagrams).
+double flow_metric(const results::FlowStats& f, const std::string& metric) {
+  if (metric == "retransmits") return static_cast<double>(f.kind() == "tcp" ? f.retransmits() : f.packets_lost());
+  return metric == "sender_mbps" ? f.sender_mbps() : f.receiver_mbps();
 }
+
+bool is_known_metric(const std::string& metric) {
+  return metric == "receiver_mbps" || metric == "sender_mbps" || metric == "retransmits";
+}
+
+double metric(const results::FlowStats& f, const MeasuredSpec& m) { return flow_metric(f, m.metric); }
 
 std::vector<std::string> run_keys(const results::RunResult& r, const MeasuredSpec& m) {
   std::vector<std::string> v;
@@ -81,8 +90,8 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec) {
   if (root["flow"]) m.flow = r.scalar(root["flow"], "measured.flow");
   if (root["metric"]) {
     m.metric = r.scalar(root["metric"], "measured.metric");
-    if (m.metric != "receiver_mbps" && m.metric != "sender_mbps") {
-      r.fail(root["metric"], "measured.metric", "metric must be receiver_mbps or sender_mbps");
+    if (!is_known_metric(m.metric)) {
+      r.fail(root["metric"], "measured.metric", "metric must be receiver_mbps, sender_mbps or retransmits");
     }
   }
   if (const YAML::Node metrics = root["metrics"]) {
@@ -100,8 +109,8 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec) {
           k.flow = r.scalar(d.second, field + ".flow");
         } else if (dk == "metric") {
           k.metric = r.scalar(d.second, field + ".metric");
-          if (k.metric != "receiver_mbps" && k.metric != "sender_mbps") {
-            r.fail(d.second, field + ".metric", "metric must be receiver_mbps or sender_mbps");
+          if (!is_known_metric(k.metric)) {
+            r.fail(d.second, field + ".metric", "metric must be receiver_mbps, sender_mbps or retransmits");
           }
         } else if (dk == "fairness") {
           if (!d.second.IsSequence() || d.second.size() < 2) {
@@ -115,6 +124,9 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec) {
         }
       }
       if (k.is_fairness() && !k.flow.empty()) r.fail(def, field, "a metric is either a flow's or a fairness index");
+      if (k.is_fairness() && k.metric == "retransmits") {
+        r.fail(def, field, "Jain's index is taken over throughputs (receiver_mbps or sender_mbps)");
+      }
       if (k.name == "seed") r.fail(kv.first, field, "'seed' is a column of its own; choose another name");
       m.metrics.push_back(std::move(k));
     }
@@ -165,9 +177,7 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec) {
 }
 
 std::optional<double> metric_value(const results::RunResult& r, const MeasuredMetric& k) {
-  auto throughput = [&k](const results::FlowStats& f) {
-    return k.metric == "sender_mbps" ? f.sender_mbps() : f.receiver_mbps();
-  };
+  auto throughput = [&k](const results::FlowStats& f) { return flow_metric(f, k.metric); };
   auto find_flow = [&r](const std::string& name) -> const results::FlowStats* {
     for (const auto& f : r.flows()) {
       if (name.empty() || f.name() == name) return &f;
@@ -235,7 +245,10 @@ std::vector<ComparisonRow> compare(const results::RunSet& runs, const MeasuredSp
 
 namespace {
 
-std::string column_name(const MeasuredMetric& k) { return k.is_fairness() ? k.name : k.name + "_mbps"; }
+std::string column_name(const MeasuredMetric& k) {
+  if (k.is_fairness()) return k.name;
+  return k.name + (k.metric == "retransmits" ? "_retransmits" : "_mbps");
+}
 
 // Fairness as the tables print it ("94.0%"), throughput in Mbit/s.
 std::string metric_text(const MeasuredMetric& k, double v) {
@@ -376,7 +389,8 @@ void write_comparison_csv(std::ostream& out, const results::RunSet& runs, const 
   std::map<std::vector<std::string>, double> measured;
   for (const auto& c : m.cells) measured[c.key_values] = c.value;
   for (const auto& k : m.keys) out << k.first << ",";
-  out << "seed,sender_mbps,receiver_mbps,retransmits,measured_mbps,error_pct\n";
+  out << "seed,sender_mbps,receiver_mbps,retransmits," << (m.metric == "retransmits" ? "measured_retransmits" : "measured_mbps")
+      << ",error_pct\n";
   for (const auto& r : runs.runs()) {
     const std::vector<std::string> keys = run_keys(r, m);
     const results::FlowStats* f = compared_flow(r, m);

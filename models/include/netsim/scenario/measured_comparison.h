@@ -52,7 +52,7 @@ struct MeasuredCell {
 // One compared quantity: a flow's throughput, or Jain's index over flows.
 struct MeasuredMetric {
   std::string name;                     // "value" for a single-metric block
-  std::string metric = "receiver_mbps"; // receiver_mbps | sender_mbps (of the flow, or of the fairness flows)
+  std::string metric = "receiver_mbps"; // receiver_mbps | sender_mbps | retransmits (fairness: the throughputs)
   std::string flow;                     // throughput: the flow (empty: the first flow of each run)
   std::vector<std::string> fairness;    // non-empty: Jain's index over these flows
   bool is_fairness() const { return !fairness.empty(); }
