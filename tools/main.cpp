@@ -6,7 +6,6 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
-#include <thread>
 
 #include "calibrate_command.h"
 #include "cli_args.h"
@@ -18,6 +17,7 @@
 #include "netsim/scenario/measured_comparison.h"
 #include "netsim/scenario/scenario_loader.h"
 #include "netsim/scenario/scenario_runner.h"
+#include "netsim/sim/parallel_for.h"
 #include "netsim/version.h"
 
 namespace netsim::cli {
@@ -191,35 +191,26 @@ int command_run(const Options& o) {
   for (std::size_t i = 0; i < cells.size(); ++i) set.add_runs();
   // Cells are independent simulations: run them on worker threads, each
   // writing only its own slot, so output order does not depend on timing.
-  std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
-  auto worker = [&] {
-    for (std::size_t i = next++; i < cells.size(); i = next++) {
-      results::RunResult* slot = set.mutable_runs(static_cast<int>(i));
-      try {
-        RunOptions ro;
-        std::ofstream trace;
-        std::ofstream queue_trace;
-        ro.tcp_trace = open_trace(trace, o.trace_tcp_path, i, cells.size(), "TCP");
-        ro.queue_trace = open_trace(queue_trace, o.trace_queue_path, i, cells.size(), "queue");
-        *slot = run_scenario(cells[i], ro);
-        if (trace.is_open() && !trace.flush()) throw std::runtime_error("error while writing a TCP trace");
-        if (queue_trace.is_open() && !queue_trace.flush()) throw std::runtime_error("error while writing a queue trace");
-      } catch (const std::exception& e) {
-        slot->set_scenario_name(cells[i].name);
-        slot->set_scenario_file(cells[i].file);
-        slot->set_seed(cells[i].seed);
-        slot->set_error(e.what());
-        failed = true;
-      }
+  parallel_for(cells.size(), o.jobs, [&](std::size_t i) {
+    results::RunResult* slot = set.mutable_runs(static_cast<int>(i));
+    try {
+      RunOptions ro;
+      std::ofstream trace;
+      std::ofstream queue_trace;
+      ro.tcp_trace = open_trace(trace, o.trace_tcp_path, i, cells.size(), "TCP");
+      ro.queue_trace = open_trace(queue_trace, o.trace_queue_path, i, cells.size(), "queue");
+      *slot = run_scenario(cells[i], ro);
+      if (trace.is_open() && !trace.flush()) throw std::runtime_error("error while writing a TCP trace");
+      if (queue_trace.is_open() && !queue_trace.flush()) throw std::runtime_error("error while writing a queue trace");
+    } catch (const std::exception& e) {
+      slot->set_scenario_name(cells[i].name);
+      slot->set_scenario_file(cells[i].file);
+      slot->set_seed(cells[i].seed);
+      slot->set_error(e.what());
+      failed = true;
     }
-  };
-  unsigned jobs = o.jobs != 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
-  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, cells.size()));
-  std::vector<std::thread> threads;
-  for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
+  });
   for (const auto& r : set.runs()) {
     if (!r.error().empty()) std::cerr << "netsim: run failed: " << r.error() << "\n";
   }

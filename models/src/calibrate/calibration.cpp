@@ -1,7 +1,6 @@
 #include "netsim/calibrate/calibration.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -9,11 +8,11 @@
 #include <map>
 #include <ostream>
 #include <stdexcept>
-#include <thread>
 
 #include "netsim/calibrate/fit_problem.h"
 #include "netsim/scenario/scenario_loader.h"
 #include "netsim/scenario/scenario_runner.h"
+#include "netsim/sim/parallel_for.h"
 
 namespace netsim::calibrate {
 namespace {
@@ -28,23 +27,14 @@ std::vector<results::RunResult> run_all(const std::string& file, const std::vect
                                         unsigned jobs) {
   std::vector<results::RunResult> out(runs.size());
   std::vector<std::string> errors(runs.size());
-  std::atomic<std::size_t> next{0};
-  auto worker = [&] {
-    for (std::size_t i = next++; i < runs.size(); i = next++) {
-      try {
-        out[i] = run_scenario(load_scenario(file, runs[i]));
-        if (!out[i].error().empty()) errors[i] = out[i].error();
-      } catch (const std::exception& e) {
-        errors[i] = e.what();
-      }
+  parallel_for(runs.size(), jobs, [&](std::size_t i) {
+    try {
+      out[i] = run_scenario(load_scenario(file, runs[i]));
+      if (!out[i].error().empty()) errors[i] = out[i].error();
+    } catch (const std::exception& e) {
+      errors[i] = e.what();
     }
-  };
-  unsigned n = jobs != 0 ? jobs : std::max(1u, std::thread::hardware_concurrency());
-  n = static_cast<unsigned>(std::min<std::size_t>(n, runs.size()));
-  std::vector<std::thread> threads;
-  for (unsigned t = 1; t < n; ++t) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
+  });
   for (std::size_t i = 0; i < runs.size(); ++i) {
     if (errors[i].empty()) continue;
     std::string where;

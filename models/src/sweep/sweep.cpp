@@ -4,10 +4,10 @@
 #include <cstdlib>
 #include <exception>
 #include <mutex>
-#include <thread>
 
 #include "netsim/scenario/scenario_loader.h"
 #include "netsim/scenario/scenario_runner.h"
+#include "netsim/sim/parallel_for.h"
 
 namespace netsim::sweep {
 
@@ -76,31 +76,22 @@ SweepSummary Sweep::run(const std::function<void(const RunEvent&)>& on_run) {
 
   // Runs are independent simulations: workers take the next index, so the
   // set of records (not their completion order) is what is deterministic.
-  std::atomic<std::size_t> next{0};
-  auto worker = [&] {
-    while (!stop_.load()) {
-      const std::size_t i = next++;
-      if (i >= todo.size()) return;
-      results::SweepRecord rec = execute(*todo[i]);
-      try {
-        if (store_) store_->put(rec);
-        std::lock_guard<std::mutex> lock(mu);
-        ++sum.ran;
-        if (!rec.result().error().empty()) ++sum.failed;
-        if (on_run) on_run(RunEvent{rec, false});
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(mu);
-        if (!first_error) first_error = std::current_exception();
-        stop_.store(true);
-      }
+  // After a stop the remaining indices are taken and skipped.
+  parallel_for(todo.size(), options_.jobs, [&](std::size_t i) {
+    if (stop_.load()) return;
+    results::SweepRecord rec = execute(*todo[i]);
+    try {
+      if (store_) store_->put(rec);
+      std::lock_guard<std::mutex> lock(mu);
+      ++sum.ran;
+      if (!rec.result().error().empty()) ++sum.failed;
+      if (on_run) on_run(RunEvent{rec, false});
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mu);
+      if (!first_error) first_error = std::current_exception();
+      stop_.store(true);
     }
-  };
-  unsigned jobs = options_.jobs != 0 ? options_.jobs : std::max(1u, std::thread::hardware_concurrency());
-  jobs = static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(jobs, todo.size())));
-  std::vector<std::thread> threads;
-  for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
+  });
   if (store_) store_->sync();
   if (first_error) std::rethrow_exception(first_error);
   sum.not_run = todo.size() - sum.ran;
