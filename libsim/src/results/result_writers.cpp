@@ -21,12 +21,7 @@ constexpr double kBytesPerMiB = 1024.0 * 1024.0;  // nuttcp's and iperf's "MB"
 
 // --- number formatting (std::to_chars: locale-independent, deterministic) ---
 
-std::string fixed(double value, int precision) {
-  std::array<char, 512> buf;  // enough for any double in fixed notation with <= 17 decimals
-  auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), value, std::chars_format::fixed, precision);
-  if (ec != std::errc{}) return "?";
-  return std::string(buf.data(), end);
-}
+std::string fixed(double value, int precision) { return format_fixed(value, precision); }
 
 template <typename Int>
 std::string integer(Int value) {
@@ -485,6 +480,13 @@ std::vector<std::map<std::string, std::string>> read_csv(std::istream& in) {
     rows.push_back(std::move(row));
   }
   return rows;
+}
+
+std::string format_fixed(double value, int precision) {
+  std::array<char, 512> buf;  // enough for any double in fixed notation with <= 17 decimals
+  auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), value, std::chars_format::fixed, precision);
+  if (ec != std::errc{}) return "?";
+  return std::string(buf.data(), end);
 }
 
 }  // namespace netsim

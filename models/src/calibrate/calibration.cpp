@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <map>
 #include <ostream>
 #include <stdexcept>
 
 #include "netsim/calibrate/fit_problem.h"
+#include "netsim/results/result_writers.h"
 #include "netsim/scenario/scenario_loader.h"
 #include "netsim/scenario/scenario_runner.h"
 #include "netsim/sim/parallel_for.h"
@@ -315,11 +315,6 @@ class Calibrator {
   CalibrationResult result_;
 };
 
-std::string fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
 
 std::string pad(const std::string& s, std::size_t w) { return s.size() >= w ? s : s + std::string(w - s.size(), ' '); }
 
@@ -334,7 +329,7 @@ void write_calibration_report(std::ostream& out, const CalibrationResult& r) {
   out << "method " << method_name(r.spec.method) << ", objective " << objective_name(r.spec.objective) << ", "
       << r.evaluations << " evaluations, " << r.simulation_runs << " runs, " << r.seeds.size()
       << (r.seeds.size() == 1 ? " seed" : " seeds") << " per cell; " << r.stop_reason << "\n";
-  out << "objective " << fixed(r.start_objective, 4) << " -> " << fixed(r.objective, 4) << "\n\n";
+  out << "objective " << format_fixed(r.start_objective, 4) << " -> " << format_fixed(r.objective, 4) << "\n\n";
   std::size_t w = 0;
   for (const CalibrationParameter& p : r.spec.parameters) w = std::max(w, p.key.size());
   for (std::size_t i = 0; i < r.spec.parameters.size(); ++i) {
@@ -353,10 +348,10 @@ void write_calibration_report(std::ostream& out, const CalibrationResult& r) {
     std::vector<std::string> row = c.key_values;
     if (multi) row.push_back(c.metric);
     const int d = c.fairness ? 3 : 1;
-    row.push_back(fixed(c.measured, d));
-    row.push_back(c.runs > 0 ? fixed(c.sim_mean, d) : "-");
-    row.push_back(c.runs > 1 ? fixed(c.sim_min, d) + "-" + fixed(c.sim_max, d) : "");
-    row.push_back(c.runs == 0 ? "-" : (c.error >= 0 ? "+" : "") + fixed(c.error, 1) + (c.fairness ? " pt" : "%"));
+    row.push_back(format_fixed(c.measured, d));
+    row.push_back(c.runs > 0 ? format_fixed(c.sim_mean, d) : "-");
+    row.push_back(c.runs > 1 ? format_fixed(c.sim_min, d) + "-" + format_fixed(c.sim_max, d) : "");
+    row.push_back(c.runs == 0 ? "-" : (c.error >= 0 ? "+" : "") + format_fixed(c.error, 1) + (c.fairness ? " pt" : "%"));
     row.push_back(c.fitted ? "fitted" : "predicted");
     rows.push_back(std::move(row));
   }
@@ -372,14 +367,14 @@ void write_calibration_report(std::ostream& out, const CalibrationResult& r) {
   }
   // With several metrics a "cell" of the MAPE is one metric of one measured cell.
   const char* unit = multi ? " values" : " cells";
-  out << "\nMAPE: fitted " << fixed(r.fitted_mape, 1) << "% (" << r.fitted_count << unit << "), predicted "
-      << (r.predicted_count > 0 ? fixed(r.predicted_mape, 1) + "%" : std::string("-")) << " (" << r.predicted_count
+  out << "\nMAPE: fitted " << format_fixed(r.fitted_mape, 1) << "% (" << r.fitted_count << unit << "), predicted "
+      << (r.predicted_count > 0 ? format_fixed(r.predicted_mape, 1) + "%" : std::string("-")) << " (" << r.predicted_count
       << unit << ")\n";
   if (!r.claims.empty()) {
     out << "\nClaimed ratios at the fitted values, simulated vs measured:\n";
     for (const ClaimResult& c : r.claims) {
-      out << "  " << c.text << ": simulated " << (c.simulated ? fixed(*c.simulated, 2) : std::string("-"))
-          << ", measured " << fixed(c.measured, 2) << "\n";
+      out << "  " << c.text << ": simulated " << (c.simulated ? format_fixed(*c.simulated, 2) : std::string("-"))
+          << ", measured " << format_fixed(c.measured, 2) << "\n";
     }
   }
 }

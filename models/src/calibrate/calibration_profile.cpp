@@ -2,7 +2,6 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -24,12 +23,6 @@ std::string quoted(const std::string& s) {
 }
 
 std::string number(double v) { return format_double_roundtrip(v); }
-
-std::string rounded(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
 
 SourceLoc loc_of(const std::string& file, const YAML::Node& n) {
   return SourceLoc{file, n.Mark().line + 1, n.Mark().column + 1};
@@ -65,7 +58,7 @@ void write_calibration_profile(std::ostream& out, const CalibrationResult& r, co
   out << "  stop: " << quoted(r.stop_reason) << "\n";
   out << "  objective_start: " << number(r.start_objective) << "\n";
   out << "  objective_fitted: " << number(r.objective) << "\n";
-  out << "  wall_seconds: " << rounded(r.wall_seconds, 1) << "\n";
+  out << "  wall_seconds: " << format_fixed(r.wall_seconds, 1) << "\n";
   out << "data:\n";
   if (r.data_sources.empty()) {
     out << "  - " << quoted("measured: block of " + r.scenario_file + (r.measured.source.empty() ? "" : " (" + r.measured.source + ")")) << "\n";
@@ -84,15 +77,15 @@ void write_calibration_profile(std::ostream& out, const CalibrationResult& r, co
       out << (k > 0 ? ", " : " ") << r.measured.keys[k].first << ": " << quoted(x.key_values[k]);
     }
     out << ", metric: " << x.metric << ", measured: " << number(x.measured) << ", simulated: "
-        << (x.runs > 0 ? number(x.sim_mean) : std::string("null")) << ", error: " << rounded(x.error, 2)
+        << (x.runs > 0 ? number(x.sim_mean) : std::string("null")) << ", error: " << format_fixed(x.error, 2)
         << (x.fairness ? ", error_unit: points" : ", error_unit: percent") << ", role: " << (x.fitted ? "fitted" : "predicted")
         << " }\n";
   }
   out << "summary:\n";
   out << "  fitted_cells: " << r.fitted_count << "\n";
-  out << "  fitted_mape_pct: " << rounded(r.fitted_mape, 2) << "\n";
+  out << "  fitted_mape_pct: " << format_fixed(r.fitted_mape, 2) << "\n";
   out << "  predicted_cells: " << r.predicted_count << "\n";
-  out << "  predicted_mape_pct: " << rounded(r.predicted_mape, 2) << "\n";
+  out << "  predicted_mape_pct: " << format_fixed(r.predicted_mape, 2) << "\n";
 }
 
 CalibrationProfile parse_calibration_profile(const std::string& text, const std::string& filename) {

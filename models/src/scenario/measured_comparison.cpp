@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstdio>
 #include <limits>
 #include <map>
 #include <ostream>
@@ -57,11 +56,7 @@ std::vector<std::string> run_keys(const results::RunResult& r, const MeasuredSpe
   return v;
 }
 
-std::string fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
+std::string fixed(double v, int decimals) { return format_fixed(v, decimals); }
 
 // As measured-tables.md writes gains: "+4.5x" for a ratio of 5.5, "+65%" for 1.65.
 std::string ratio_text(double r) {

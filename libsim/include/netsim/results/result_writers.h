@@ -69,4 +69,7 @@ std::vector<std::map<std::string, std::string>> read_csv(std::istream& in);
 // Shortest text that parses back (std::from_chars / strtod) to exactly `value`.
 std::string format_double_roundtrip(double value);
 
+// printf's "%.<precision>f" in the C locale, whatever the global locale is.
+std::string format_fixed(double value, int precision);
+
 }  // namespace netsim
