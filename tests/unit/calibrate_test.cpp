@@ -218,6 +218,8 @@ TEST_P(Recovery, RecoversParametersFromNetsimsOwnMeasurements) {
   TempFile f("recovery.yaml", udp_scenario("400Mbps", "0.02", measured_and_calibrate(slow, fast, GetParam())));
   const CalibrationResult r = run_calibration(f.path(), CalibrationOptions{});
   ASSERT_EQ(r.fitted.size(), 2u);
+  // No start in the block: the values the file writes.
+  EXPECT_EQ(r.start_values, (std::vector<std::string>{"400Mbps", "0.02"}));
   EXPECT_NEAR(r.fitted[0] / 600e6, 1.0, 0.02) << r.fitted_values[0];
   EXPECT_NEAR(r.fitted[1] / 0.05, 1.0, 0.02) << r.fitted_values[1];
   EXPECT_LT(r.objective, r.start_objective);

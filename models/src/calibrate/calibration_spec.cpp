@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 #include "../scenario/block_reader.h"
+#include "../scenario/yaml_reader.h"
 #include "netsim/results/result_writers.h"
 #include "netsim/scenario/scenario_loader.h"
 
@@ -13,25 +15,17 @@ namespace {
 
 using scenario_internal::BlockReader;
 
-// The value a scenario file writes at a dotted path, if it writes one.
-std::optional<std::string> value_in_file(const std::string& file, const std::string& path) {
+// The value a scenario tree writes at a dotted path, if it writes one.
+std::optional<std::string> value_at(const YAML::Node& root, const std::string& path) {
   YAML::Node n;
-  try {
-    n = YAML::LoadFile(file);
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-  std::size_t pos = 0;
-  while (n && n.IsMap()) {
-    const std::size_t dot = path.find('.', pos);
-    const std::string seg = path.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
-    YAML::Node next = n[seg];
+  n.reset(root);  // reset(), not operator=: assignment would edit the tree
+  for (const std::string& seg : scenario_internal::split_path(path)) {
+    if (!n.IsMap()) return std::nullopt;
+    const YAML::Node next = std::as_const(n)[seg];  // the const lookup never inserts
     if (!next) return std::nullopt;
     n.reset(next);
-    if (dot == std::string::npos) return n.IsScalar() ? std::optional<std::string>(n.Scalar()) : std::nullopt;
-    pos = dot + 1;
   }
-  return std::nullopt;
+  return n.IsScalar() ? std::optional<std::string>(n.Scalar()) : std::nullopt;
 }
 
 class CalibrationReader {
@@ -151,7 +145,7 @@ class CalibrationReader {
       if (!(p.min < p.max)) r_.fail(def["max"], field + ".max", "max must be greater than min");
       if (!start) {
         // The scenario's own value, where the file writes one; else the middle.
-        if (const auto text = value_in_file(spec_.file, p.paths.front())) {
+        if (const auto text = value_at(file_tree(), p.paths.front())) {
           try {
             start = parse_quantity(*text);
           } catch (const std::invalid_argument&) {
@@ -208,8 +202,23 @@ class CalibrationReader {
     }
   }
 
+  // The scenario file as written, read once for the starts it provides.
+  const YAML::Node& file_tree() {
+    if (!tree_loaded_) {
+      tree_loaded_ = true;
+      try {
+        tree_ = YAML::LoadFile(spec_.file);
+      } catch (const std::exception&) {
+        tree_ = YAML::Node();  // unreadable here: the starts default to the middle
+      }
+    }
+    return tree_;
+  }
+
   const ScenarioSpec& spec_;
   const MeasuredSpec& m_;
+  YAML::Node tree_;
+  bool tree_loaded_ = false;
   BlockReader r_;
   CalibrationSpec c_;
 };

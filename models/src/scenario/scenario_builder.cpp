@@ -368,13 +368,18 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
       Rng rng = sim.rng_stream("flow/" + fl.name);
       start += static_cast<SimTime>(rng.uniform_below(static_cast<std::uint64_t>(fl.start_jitter) + 1));
     }
-    if (fl.app == "iperf2") {
-      // iperf -c: -P data connections (the first carries the flow's name), no control connection.
+    // iperf's -P data connections: the first carries the flow's name.
+    auto add_streams = [&] {
       std::vector<tcp::FreeBsdTcpSender*> streams;
       for (int i = 0; i < fl.parallel; ++i) {
         const std::string name = i == 0 ? fl.name : fl.name + "/" + std::to_string(i + 1);
         streams.push_back(&sim.add<tcp::FreeBsdTcpSender>(name, *from, to->id(), fl.dst_port, sc));
       }
+      return streams;
+    };
+    if (fl.app == "iperf2") {
+      // iperf -c: -P data connections (the first carries the flow's name), no control connection.
+      const std::vector<tcp::FreeBsdTcpSender*> streams = add_streams();
       app::Iperf2ClientConfig cc;
       cc.start = start;
       cc.time = fl.time;
@@ -413,11 +418,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     // iperf3 -c: a control connection, then -P data connections (the first
     // one carries the flow's name), each with its own ephemeral port.
     auto& control = sim.add<tcp::FreeBsdTcpSender>(fl.name + "/control", *from, to->id(), fl.dst_port, sc);
-    std::vector<tcp::FreeBsdTcpSender*> streams;
-    for (int i = 0; i < fl.parallel; ++i) {
-      const std::string name = i == 0 ? fl.name : fl.name + "/" + std::to_string(i + 1);
-      streams.push_back(&sim.add<tcp::FreeBsdTcpSender>(name, *from, to->id(), fl.dst_port, sc));
-    }
+    const std::vector<tcp::FreeBsdTcpSender*> streams = add_streams();
     app::Iperf3ClientConfig cc;
     cc.start = start;
     cc.time = fl.time;
