@@ -15,13 +15,6 @@
 namespace netsim::cli {
 namespace {
 
-std::string shell_word(const std::string& s) {
-  if (!s.empty() && s.find_first_of(" \t\n'\"\\$`*?[]{}()<>|;&!#~") == std::string::npos) return s;
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 std::string default_profile_path(const std::string& scenario_file) {
   return std::filesystem::path(scenario_file).stem().string() + ".profile.yaml";
 }
@@ -82,8 +75,7 @@ int command_calibrate(const Options& o, const std::vector<std::string>& args) {
   calibrate::write_calibration_report(std::cout, r);
   std::cout.flush();
 
-  std::string command = "netsim";
-  for (const std::string& a : args) command += " " + shell_word(a);
+  const std::string command = command_line(args);
   const std::string target = o.out_path ? *o.out_path : default_profile_path(o.scenario_file);
   const std::string tmp = target + ".tmp";
   {

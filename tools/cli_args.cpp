@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "netsim/scenario/scenario_loader.h"
+#include "netsim/sweep/slurm_script.h"
 
 namespace netsim::cli {
 namespace {
@@ -319,6 +320,12 @@ Options parse_args(const std::vector<std::string>& args) {
   if (o.emit_slurm && o.shard) throw UsageError("--emit-slurm writes a script for all shards; drop --shard");
   if (o.command == "topo" && !o.dot) throw UsageError("'topo' needs --dot (the only output format so far)");
   return o;
+}
+
+std::string command_line(const std::vector<std::string>& args) {
+  std::string s = "netsim";
+  for (const auto& a : args) s += " " + sweep::shell_quote(a);
+  return s;
 }
 
 }  // namespace netsim::cli

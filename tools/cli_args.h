@@ -67,6 +67,10 @@ struct Options {
 };
 
 Options parse_args(const std::vector<std::string>& args);
+
+// "netsim ARG..." with each argument quoted for a POSIX shell where needed:
+// the command to print for a resume hint or record in a profile.
+std::string command_line(const std::vector<std::string>& args);
 std::string usage(const std::string& command);
 
 }  // namespace netsim::cli

@@ -24,12 +24,6 @@ std::string params_text(const results::SweepRecord& r) {
   return s;
 }
 
-std::string command_line(const std::vector<std::string>& args) {
-  std::string s = "netsim";
-  for (const auto& a : args) s += " " + sweep::shell_quote(a);
-  return s;
-}
-
 int emit_slurm(const Options& o, const sweep::SweepPlan& plan) {
   namespace fs = std::filesystem;
   const fs::path out = fs::absolute(*o.out_path).lexically_normal();
