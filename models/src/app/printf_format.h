@@ -1,27 +1,22 @@
 // printf-style string helpers shared by the iperf2 and iperf3 text reports
 // (iperf2_report.cpp, iperf3_report.cpp). Internal to the app models.
 //
-// Numbers are formatted without the C locale's help: std::to_chars is
-// specified "as if by printf in the C locale", whatever the global locale is.
+// Numbers are formatted without the C locale's help (format_fixed: std::to_chars is
+// specified "as if by printf in the C locale"), whatever the global locale is.
 #pragma once
 
-#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <string_view>
-#include <system_error>
+
+#include "netsim/results/result_writers.h"
 
 namespace netsim::app::printf_format {
 
-// "%.<precision>f" ("inf" if it does not fit the buffer).
-inline std::string fixed(double v, int precision) {
-  char buf[512];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, precision);
-  if (r.ec != std::errc()) return "inf";
-  return std::string(buf, r.ptr);
-}
+// "%.<precision>f".
+inline std::string fixed(double v, int precision) { return format_fixed(v, precision); }
 
 // Concatenation (instead of chains of operator+).
 inline std::string cat(std::initializer_list<std::string_view> parts) {
