@@ -45,6 +45,9 @@ t1=$src/scenarios/t1-loss-resilience.yaml
 expect t1-validate 0 'ok \(24 runs\)' '' -- "$netsim" validate "$t1"
 expect t1-csv 0 '^hz,cc,every,seed,sender_mbps,receiver_mbps,retransmits,measured_mbps,error_pct$' '' -- \
   "$netsim" run "$t1" --format csv
+hzsweep=$src/scenarios/d46046-hz-sweep.yaml
+expect hz-sweep-validate 0 'ok \(8 runs\)' '' -- "$netsim" validate "$hzsweep"
+expect hz-sweep-csv 0 '^100000,50,1,[0-9.]+,[0-9.]+,[0-9]+,547,' '' -- "$netsim" run "$hzsweep" --format csv -j 2
 
 # A sweep writes one CSV row per cell (8 cells, one flow each) plus the header.
 "$netsim" run "$sweep" --format csv -j 2 >"$work/sweep.csv" 2>/dev/null
