@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "netsim/scenario/scenario_builder.h"
 #include "netsim/scenario/scenario_loader.h"
@@ -150,6 +151,53 @@ traffic:
   ScenarioSpec other = spec;
   other.seed = 2;
   EXPECT_NE(build_scenario(other).links[0]->a_to_b().config().rate.bps(), a_out);
+}
+
+// A host's tx_buffer limits its own transmit queues, as a switch's buffer
+// does its ports: a 200 Mbit/s source into a 100 Mbit/s link overfills it.
+TEST(UdpScenario, HostTxBufferTailDropsAtTheSendingInterface) {
+  auto run = [](const std::string& limits) {
+    const std::string yaml = "name: txq\nduration: 10ms\nhosts:\n  a: { address: 10.0.0.1" + limits +
+                             " }\n  b: { address: 10.0.0.2 }\nlinks:\n  a-b: { ends: [a, b], rate: 100Mbps }\n"
+                             "traffic:\n  f: { type: udp, from: a, to: b, rate: 200Mbps }\n";
+    const ScenarioSpec spec = parse_scenario_text(yaml, "txq.yaml");
+    BuiltScenario built = build_scenario(spec);
+    built.sim->run_until(spec.duration);
+    const Channel& out = built.links[0]->a_to_b();
+    return std::make_pair(out.counters(), out.occupancy_packets());
+  };
+  // 1472-byte payloads at 200 Mbit/s leave every 58.88 us: n = 0..169 within 10 ms.
+  const std::uint64_t generated = 170;
+  const auto [unlimited, left_unlimited] = run("");
+  EXPECT_EQ(unlimited.packets_dropped, 0u);
+  EXPECT_GT(unlimited.max_queue_packets, 10u);
+  EXPECT_EQ(unlimited.packets_sent + left_unlimited, generated);
+
+  const auto [packets, left_packets] = run(", tx_buffer_packets: 10");
+  EXPECT_EQ(packets.max_queue_packets, 10u);
+  EXPECT_GT(packets.packets_dropped, 0u);
+  EXPECT_LE(left_packets, 10u);
+  EXPECT_EQ(packets.packets_sent + packets.packets_dropped + left_packets, generated);
+  // The link still runs at its rate: as many frames serialized as unlimited.
+  EXPECT_EQ(packets.packets_sent, unlimited.packets_sent);
+
+  const auto [bytes, left_bytes] = run(", tx_buffer: 4500B");  // three 1500-byte IP packets
+  EXPECT_EQ(bytes.max_queue_packets, 3u);
+  EXPECT_EQ(bytes.max_queue_bytes, 4500u);
+  EXPECT_EQ(bytes.packets_sent + bytes.packets_dropped + left_bytes, generated);
+}
+
+TEST(UdpScenario, HostTxBufferMustBePositive) {
+  const std::string yaml =
+      "name: txq\nduration: 1ms\nhosts:\n  a: { address: 10.0.0.1, tx_buffer_packets: 0 }\n"
+      "  b: { address: 10.0.0.2 }\nlinks:\n  a-b: { ends: [a, b] }\n";
+  try {
+    parse_scenario_text(yaml, "txq.yaml");
+    FAIL() << "expected a ScenarioError";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("txq.yaml:4:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("hosts.a.tx_buffer_packets"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

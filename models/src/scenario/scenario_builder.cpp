@@ -50,8 +50,9 @@ ChannelConfig link_channel(const LinkSpec& l) {
   return c;
 }
 
-// A channel transmitted by a switch uses the switch's per-port buffer; a
-// transmitter with a clock offset (parts per million) sends that much faster or slower.
+// A channel transmitted by a switch uses the switch's per-port buffer, one
+// transmitted by a host the host's tx_buffer limits (if any); a transmitter
+// with a clock offset (parts per million) sends that much faster or slower.
 ChannelConfig channel_from(const ScenarioSpec& spec, const std::string& from, const LinkSpec& l,
                            const std::map<std::string, double>& clock_offset_ppm) {
   ChannelConfig c = link_channel(l);
@@ -64,6 +65,11 @@ ChannelConfig channel_from(const ScenarioSpec& spec, const std::string& from, co
     c.limit_bytes = static_cast<std::uint64_t>(s.buffer_bytes);
     c.limit_packets.reset();
     if (s.buffer_packets) c.limit_packets = static_cast<std::uint64_t>(*s.buffer_packets);
+  }
+  for (const auto& h : spec.hosts) {
+    if (h.name != from) continue;
+    if (h.tx_buffer_bytes) c.limit_bytes = static_cast<std::uint64_t>(*h.tx_buffer_bytes);
+    if (h.tx_buffer_packets) c.limit_packets = static_cast<std::uint64_t>(*h.tx_buffer_packets);
   }
   return c;
 }

@@ -17,7 +17,8 @@ inline constexpr std::array<std::string_view, 18> kTopKeys{
 inline constexpr std::array<std::string_view, 6> kTopScalarKeys{"name",     "description", "seed",
                                                                 "seeds",    "duration",    "interval"};
 
-inline constexpr std::array<std::string_view, 5> kHostKeys{"address", "nic", "hz", "clock_ppm", "profile"};
+inline constexpr std::array<std::string_view, 7> kHostKeys{"address",   "nic",       "hz",     "clock_ppm",
+                                                           "tx_buffer", "tx_buffer_packets", "profile"};
 inline constexpr std::array<std::string_view, 11> kNicKeys{
     "gro",         "merge_acks", "irq_delay",       "irq_jitter", "irq_min_interval", "idle_wake_delay",
     "idle_after",  "budget",     "per_packet_cost", "ring_size",  "filter_position"};

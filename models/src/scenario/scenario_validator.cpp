@@ -192,6 +192,10 @@ void Validator::parse_host(const std::string& name, const Field& f) {
       parse_nic(v, h);
     } else if (key == "clock_ppm") {
       h.clock_ppm = r_.real(v, 0, kMaxClockPpm);
+    } else if (key == "tx_buffer") {
+      h.tx_buffer_bytes = r_.size(v, 1, kUnbounded);
+    } else if (key == "tx_buffer_packets") {
+      h.tx_buffer_packets = r_.integer(v, 1, kUnbounded);
     }
   });
   r_.require(f, seen, kRequiredHost);

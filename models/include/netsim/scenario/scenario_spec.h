@@ -52,6 +52,11 @@ struct HostSpec {
   int hz = 1000;        // kern.hz of the host's tick clock
   std::optional<NicSpec> nic;  // receive NIC; nullopt = packets go straight to the host
   double clock_ppm = 0;        // transmit clock tolerance: offset drawn per run in [-ppm, +ppm]
+  // Transmit queue limits of every interface of the host (unlimited when
+  // unset): tail drop, counted as the link direction's drops. For a VM this
+  // is the host machine's NIC queue, whose drops the guest's TCP never sees.
+  std::optional<std::int64_t> tx_buffer_bytes;
+  std::optional<std::int64_t> tx_buffer_packets;
 };
 
 struct SwitchSpec {
