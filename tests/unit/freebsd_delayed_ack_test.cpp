@@ -6,6 +6,7 @@
 // carries the ACK.
 #include <gtest/gtest.h>
 
+#include <tuple>
 #include <vector>
 
 #include "netsim/filter/packet_filter.h"
@@ -13,6 +14,7 @@
 #include "netsim/net/link.h"
 #include "netsim/tcp/freebsd_tcp_sender.h"
 #include "netsim/tcp/linux_tcp_receiver.h"
+#include "two_host_link.h"
 
 namespace netsim::tcp {
 namespace {
@@ -51,13 +53,7 @@ struct Peers {
   std::vector<std::uint64_t> delivered;
 
   explicit Peers(int hz, bool delayed_ack = true) {
-    a = &sim.add<Host>("a", 0, "10.0.0.1", IpVersion::v4, hz);
-    b = &sim.add<Host>("b", 1, "10.0.0.2", IpVersion::v4, 250);
-    ChannelConfig c;
-    c.delay = 100_us;
-    sim.add<Link>("ab", *a, *b, c, c);
-    a->set_forwarding({-1, 0});
-    b->set_forwarding({0, -1});
+    std::tie(a, b) = two_host_link(sim, hz);
     server = &sim.add<LinuxTcpReceiver>("server", *b, LinuxTcpConfig{});
     server->set_on_accept([this](LinuxTcpReceiver::ConnId id) { conn = id; });
     FreeBsdTcpConfig cfg;

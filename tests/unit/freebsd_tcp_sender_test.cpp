@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 #include <vector>
 
 #include "netsim/filter/packet_filter.h"
@@ -11,6 +12,7 @@
 #include "netsim/net/link.h"
 #include "netsim/tcp/freebsd_tcp_sender.h"
 #include "netsim/topology/topology.h"
+#include "two_host_link.h"
 
 namespace netsim::tcp {
 namespace {
@@ -144,13 +146,7 @@ struct Pair {
   ScriptedReceiver* rx;
   FreeBsdTcpSender* tx;
   explicit Pair(int hz, const std::string& cc = "newreno", bool lrd = true, bool small_buffer = false) {
-    a = &sim.add<Host>("a", 0, "10.0.0.1", IpVersion::v4, hz);
-    b = &sim.add<Host>("b", 1, "10.0.0.2", IpVersion::v4, 250);
-    ChannelConfig c;
-    c.delay = 100_us;
-    sim.add<Link>("ab", *a, *b, c, c);
-    a->set_forwarding({-1, 0});
-    b->set_forwarding({0, -1});
+    std::tie(a, b) = two_host_link(sim, hz);
     rx = &sim.add<ScriptedReceiver>("rx", *b, 5201);
     FreeBsdTcpConfig cfg;
     cfg.cc = cc;

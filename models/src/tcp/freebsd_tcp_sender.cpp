@@ -35,6 +35,7 @@ FreeBsdTcpSender::FreeBsdTcpSender(Simulation& sim, std::string name, Host& host
       cc_(cc::make_cc(config.cc)),
       rexmt_(host.clock(), this, kRexmtTimer),
       delack_(host.clock(), this, kDelackTimer),
+      persist_(host.clock(), this, kPersistTimer),
       sb_hiwat_(config.sendspace) {
   host.bind(IpProtocol::tcp, local_port_, this);
   tp_.hz = timers_.hz;
@@ -207,6 +208,7 @@ void FreeBsdTcpSender::handle_syn_ack(const Packet& p) {
   // tcp_mss() also rounds the send buffer up to a multiple of t_maxseg.
   sb_hiwat_ = std::min(config_.sendbuf_max, (sb_hiwat_ + tp_.t_maxseg - 1) / tp_.t_maxseg * tp_.t_maxseg);
   tp_.snd_wnd = th.window;  // a SYN's window is never scaled
+  tp_.max_sndwnd = tp_.snd_wnd;
   snd_wl1_ = th.seq;
   snd_wl2_ = th.ack;
   tp_.snd_una = th.ack;
@@ -281,7 +283,7 @@ void FreeBsdTcpSender::tcp_output() {
   for (int guard = 0; guard < 100000; ++guard) {
     refill();
     std::int64_t off = static_cast<std::int32_t>(tp_.snd_nxt - tp_.snd_una);
-    const std::uint32_t sendwin = std::min(tp_.snd_wnd, tp_.snd_cwnd);
+    std::uint32_t sendwin = std::min(tp_.snd_wnd, tp_.snd_cwnd);
     bool sendalot = false;
     bool sack_rxmit = false;
     std::int64_t len = 0;
@@ -300,6 +302,17 @@ void FreeBsdTcpSender::tcp_output() {
         sendalot = true;
       }
     }
+    // Called by the persist timer: into a zero window goes one byte; a window
+    // that has opened ends persisting.
+    const bool forcedata = (tp_.t_flags & TF_FORCEDATA) != 0;
+    if (forcedata) {
+      if (sendwin == 0) {
+        sendwin = 1;
+      } else {
+        persist_.stop();
+        tp_.t_rxtshift = 0;
+      }
+    }
     const std::int64_t avail = static_cast<std::int64_t>(std::min<std::uint64_t>(so_snd_cc_, INT32_MAX));
     if (!sack_rxmit) {
       if (sack_bytes_rxmt == 0 || SEQ_LT(tp_.snd_nxt, tp_.snd_max)) {
@@ -314,7 +327,18 @@ void FreeBsdTcpSender::tcp_output() {
         len = std::min<std::int64_t>(avail - off, cwin);
       }
     }
-    if (len < 0) len = 0;
+    if (len <= 0) {
+      len = 0;
+      // The window closed (or shrank to zero after we sent into it) with data
+      // waiting: stop retransmitting, pull snd_nxt back to the window's edge
+      // and persist.
+      if (sendwin == 0 && off < avail && !persist_.pending()) {
+        stop_rexmt();
+        tp_.t_rxtshift = 0;
+        tp_.snd_nxt = tp_.snd_una;
+        tcp_setpersist();
+      }
+    }
     bool tso = false;
     if (len > maxseg) {
       if (config_.tso && !sack_rxmit) {
@@ -342,32 +366,66 @@ void FreeBsdTcpSender::tcp_output() {
       // TF_NODELAY for this (Nagle); iperf3 sets TCP_NODELAY on its control
       // connection (since 3.10), and its data writes keep the buffer full.
       if (off + len >= avail) send = true;
+      if (forcedata) send = true;  // the persist timer's probe
+      // Half the largest window the peer ever offered (receiver-limited).
+      if (tp_.max_sndwnd > 0 && len >= tp_.max_sndwnd / 2) send = true;
       if (sack_rxmit || SEQ_LT(tp_.snd_nxt, tp_.snd_max)) send = true;
     }
     if (!send && (tp_.t_flags & TF_ACKNOW)) {
       transmit(tp_.snd_max, 0, tcp_flags::kAck, false);
       --stats_.segments_sent;  // pure ACKs are not data segments (TcpFlowDriver relies on it)
       tp_.t_flags &= ~TF_ACKNOW;
+      // tcp_output's timer section, for a segment without data: data
+      // outstanding needs the retransmit timer; data waiting with nothing
+      // outstanding and no timer (the window closed on an ACK that also
+      // carried data) needs the persist timer, or nothing would ever probe.
+      if (!rexmt_.pending() && tp_.snd_nxt != tp_.snd_una) {
+        if (persist_.pending()) {
+          persist_.stop();
+          tp_.t_rxtshift = 0;
+        }
+        arm_rexmt(tp_.t_rxtcur);
+      } else if (so_snd_cc_ > 0 && !rexmt_.pending() && !persist_.pending()) {
+        tp_.t_rxtshift = 0;
+        tcp_setpersist();
+      }
       return;
     }
     if (!send) {
-      // just_return: keep the retransmit timer running while data is out.
-      if (!rexmt_.pending() && tp_.snd_max != tp_.snd_una) arm_rexmt(tp_.t_rxtcur);
+      // just_return. With SACK, keep the retransmit timer running while data
+      // is out; otherwise data waiting for a window means persist.
+      if (sack_on_ && SEQ_GT(tp_.snd_max, tp_.snd_una) && !rexmt_.pending() && !persist_.pending()) {
+        arm_rexmt(tp_.t_rxtcur);
+      } else if (so_snd_cc_ > 0 && !rexmt_.pending() && !persist_.pending()) {
+        tp_.t_rxtshift = 0;
+        tcp_setpersist();
+      }
       sndbuf_autoscale();
       return;
     }
     const std::uint32_t seq = sack_rxmit ? hole->rxmit : tp_.snd_nxt;
-    const bool retransmit = sack_rxmit || SEQ_LT(tp_.snd_nxt, tp_.snd_max);
+    const bool probe = forcedata && len == 1;
+    const bool retransmit = !probe && (sack_rxmit || SEQ_LT(tp_.snd_nxt, tp_.snd_max));
+    if (probe) ++stats_.window_probes;
     const std::uint32_t ulen = static_cast<std::uint32_t>(len);
     transmit(seq, ulen, tcp_flags::kAck | (off + len >= avail ? tcp_flags::kPush : 0), retransmit);
     if (sack_rxmit) tcp_output_sack_rxmit(tp_, hole, ulen);
     if (IN_RECOVERY(tp_.t_flags)) tcp_output_prr_account(tp_, ulen);
+    tp_.t_flags &= ~TF_ACKNOW;
+    if (forcedata && persist_.pending()) {
+      // Persisting: the probe extends snd_max, snd_nxt stays at the window's edge.
+      if (SEQ_GT(tp_.snd_nxt + ulen, tp_.snd_max)) tp_.snd_max = tp_.snd_nxt + ulen;
+      return;
+    }
     if (!sack_rxmit) {
       tp_.snd_nxt += ulen;
       if (SEQ_GT(tp_.snd_nxt, tp_.snd_max)) tp_.snd_max = tp_.snd_nxt;
     }
-    tp_.t_flags &= ~TF_ACKNOW;
     if (!rexmt_.pending() && ((sack_rxmit && tp_.snd_nxt != tp_.snd_max) || tp_.snd_nxt != tp_.snd_una)) {
+      if (persist_.pending()) {
+        persist_.stop();
+        tp_.t_rxtshift = 0;
+      }
       arm_rexmt(tp_.t_rxtcur);
     }
     if (!sendalot) {
@@ -555,7 +613,7 @@ void FreeBsdTcpSender::tcp_do_segment(const Packet& p) {
     if (th_ack == tp_.snd_max) {
       stop_rexmt();
       needoutput = true;
-    } else {
+    } else if (!persist_.pending()) {
       arm_rexmt(tp_.t_rxtcur);
     }
     if (acked > 0) {
@@ -578,6 +636,7 @@ void FreeBsdTcpSender::tcp_do_segment(const Packet& p) {
     tp_.snd_wnd = tiwin;
     snd_wl1_ = th.seq;
     snd_wl2_ = th_ack;
+    if (tp_.snd_wnd > tp_.max_sndwnd) tp_.max_sndwnd = tp_.snd_wnd;
     needoutput = true;
   }
   if (needoutput || (tp_.t_flags & TF_ACKNOW)) tcp_output();
@@ -589,6 +648,10 @@ void FreeBsdTcpSender::handle_event(std::uint64_t tag) {
     sync_clock();
     tp_.t_flags |= TF_ACKNOW;
     tcp_output();
+    return;
+  }
+  if (tag == kPersistTimer) {
+    tcp_timer_persist();
     return;
   }
   if (tag == kRexmtTimer) {
@@ -637,6 +700,34 @@ void FreeBsdTcpSender::tcp_timer_rexmt() {
   tp_.t_flags |= TF_ACKNOW;
   cc::cc_cong_signal(tp_, std::nullopt, cc::CC_RTO);
   tcp_output();
+}
+
+// tcp_setpersist (tcp_output.c): (re)arm the persist timer with the backed-off
+// interval and count one more backoff step. FreeBSD panics if the retransmit
+// timer runs here; every caller has stopped or checked it.
+void FreeBsdTcpSender::tcp_setpersist() {
+  tp_.t_flags &= ~TF_PREVVALID;
+  persist_.reset(tcp_persist_ticks(tp_, timers_));
+  if (tp_.t_rxtshift < TCP_MAXRXTSHIFT) ++tp_.t_rxtshift;  // net.inet.tcp.retries = TCP_MAXRXTSHIFT
+}
+
+// tcp_timer_persist (tcp_timer.c): after a full backoff with no answer for
+// the maximum idle time, drop the connection; otherwise re-arm and force out
+// a window probe.
+void FreeBsdTcpSender::tcp_timer_persist() {
+  sync_clock();
+  ++stats_.persist_timeouts;
+  const int idle = tp_.ticks - t_rcvtime_;
+  if (tp_.t_rxtshift >= TCP_MAXRXTSHIFT &&
+      (idle >= timers_.maxpersistidle || idle >= TCP_REXMTVAL(tp_) * kTcpTotBackoff)) {
+    state_ = State::closed;  // tcp_drop(ETIMEDOUT)
+    stop_rexmt();
+    return;
+  }
+  tcp_setpersist();
+  tp_.t_flags |= TF_FORCEDATA;
+  tcp_output();
+  tp_.t_flags &= ~TF_FORCEDATA;
 }
 
 }  // namespace netsim::tcp

@@ -2,14 +2,16 @@
 // tcp_output with TSO bursts, the ESTABLISHED-state ACK path of
 // tcp_do_segment (SACK scoreboard, dupacks and limited transmit, recovery
 // entry, PRR, partial and full ACKs, RTT sampling in ticks, REXMT restart,
-// CC hooks), the retransmit timer (tcp_timer_rexmt) on the host's kern.hz
-// tick clock, and send-buffer autoscaling.
+// CC hooks), the retransmit and persist timers (tcp_timer_rexmt,
+// tcp_setpersist / tcp_timer_persist with TF_FORCEDATA window probes) on the
+// host's kern.hz tick clock, and send-buffer autoscaling.
 //
 // Ported behaviour (own code, no source text) from
 //   fel1x-developer/freebsd-src @ 2d614aa2fe3e037bd11d351b0b5cfda776e65814:
 //     sys/netinet/tcp_input.c   tcp_do_segment (ACK processing), tcp_do_prr_ack
-//     sys/netinet/tcp_output.c  tcp_output (send decision, SACK rexmit, TSO length)
-//     sys/netinet/tcp_timer.c   tcp_timer_rexmt
+//     sys/netinet/tcp_output.c  tcp_output (send decision, SACK rexmit, TSO length,
+//                               zero-window persist), tcp_setpersist
+//     sys/netinet/tcp_timer.c   tcp_timer_rexmt, tcp_timer_persist
 // See shared/design/freebsd-tcp.md sections 3.1-3.9 and docs/tcp-sender.md.
 //
 // The connection state is one tcpcb (tcp::Tcpcb, netsim/tcp/tcp_var.h), as in
@@ -20,7 +22,7 @@
 // acknowledged with FreeBSD's delayed ACK (tcp_input.c DELAY_ACK / TF_DELACK,
 // net.inet.tcp.delacktime = TCPTV_DELACK = hz/25 ticks) and its byte count
 // reported to set_on_data; the bytes themselves are not kept.
-// No FIN/close, persist timer, keepalive or reassembly queue yet.
+// No FIN/close, keepalive or reassembly queue yet.
 #pragma once
 
 #include <cstdint>
@@ -65,6 +67,8 @@ struct FreeBsdTcpStats {
   std::uint64_t rto_count = 0;
   std::uint64_t lrd_events = 0;
   std::uint64_t syn_retransmits = 0;
+  std::uint64_t persist_timeouts = 0;  // tcps_persisttimeo
+  std::uint64_t window_probes = 0;     // tcps_sndprobe: 1-byte TF_FORCEDATA segments into a zero window
 };
 
 class FreeBsdTcpSender final : public Component, public Endpoint, public EventHandler {
@@ -96,6 +100,8 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   std::uint64_t bytes_received() const { return bytes_received_; }
   // The delayed-ACK timer (TT_DELACK) is running.
   bool delack_pending() const { return delack_.pending(); }
+  // The persist timer (TT_PERSIST) is running: data waits for a zero window.
+  bool persist_pending() const { return persist_.pending(); }
 
   // Receives a state sample after every processed ACK and every RTO.
   void set_trace(TcpTraceSink sink) { trace_ = std::move(sink); }
@@ -125,7 +131,7 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   }
 
  private:
-  enum TimerTag : std::uint64_t { kRexmtTimer = 1, kDelackTimer = 2 };
+  enum TimerTag : std::uint64_t { kRexmtTimer = 1, kDelackTimer = 2, kPersistTimer = 3 };
 
   // tcp_ts_getticks(): milliseconds of uptime, as cached at the last hardclock.
   std::uint32_t ts_now() const;
@@ -138,6 +144,8 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   void handle_syn_ack(const Packet& p);
   void tcp_do_prr_ack(sackstatus_t sack_changed, std::uint32_t maxseg);
   void tcp_timer_rexmt();
+  void tcp_setpersist();
+  void tcp_timer_persist();
   void receive_data(const Packet& p);
   void arm_rexmt(int ticks) { rexmt_.reset(ticks); }
   void stop_rexmt() { rexmt_.stop(); }
@@ -155,6 +163,7 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   Tcpcb tp_;
   Callout rexmt_;
   Callout delack_;   // TT_DELACK
+  Callout persist_;  // TT_PERSIST
   State state_ = State::closed;
 
   std::uint32_t iss_ = 0;

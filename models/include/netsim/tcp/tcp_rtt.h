@@ -59,4 +59,17 @@ inline int tcp_backed_off_rto(const Tcpcb& tp, const TcpTimerParams& p) {
                        p.rexmtmax, p.rexmit_slop);
 }
 
+// The persist interval tcp_setpersist arms (tcp_output.c):
+// t = ((t_srtt >> 2) + t_rttvar) >> 1, times the backoff of t_rxtshift, plus
+// the slop, within [persmin, persmax] (5 s .. 60 s). With FreeBSD's scaling
+// (t_srtt = ticks << 5, t_rttvar = ticks << 4) t is 4 srtt + 8 rttvar ticks:
+// the 4.4BSD formula, written for shifts 3 and 2 where it meant srtt + 2
+// rttvar, kept as it is. TP_MAXUNACKTIME (net.inet.tcp.maxunacktime) is 0 by
+// default and not modelled.
+inline int tcp_persist_ticks(const Tcpcb& tp, const TcpTimerParams& p) {
+  const int t = ((tp.t_srtt >> 2) + tp.t_rttvar) >> 1;
+  return tcpt_rangeset(t * kTcpBackoff[static_cast<std::size_t>(tp.t_rxtshift)], p.persmin, p.persmax,
+                       p.rexmit_slop);
+}
+
 }  // namespace netsim::tcp

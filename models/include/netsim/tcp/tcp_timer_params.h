@@ -16,6 +16,7 @@ namespace netsim::tcp {
 inline constexpr int TCP_MAXRXTSHIFT = 12;
 // tcp_backoff[]: the RTO multiplier after n timeouts.
 inline constexpr std::array<int, TCP_MAXRXTSHIFT + 1> kTcpBackoff{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 512, 512, 512};
+inline constexpr int kTcpTotBackoff = 2559;  // tcp_totbackoff: the sum of tcp_backoff[]
 inline constexpr int TCP_RTT_SHIFT = 5;     // t_srtt: ticks << 5
 inline constexpr int TCP_RTTVAR_SHIFT = 4;  // t_rttvar: ticks << 4
 inline constexpr int TCP_DELTA_SHIFT = 2;
@@ -29,6 +30,7 @@ struct TcpTimerParams {
   int delack = 40;          // TCPTV_DELACK = hz/25: 40 ms
   int persmin = 5000;       // TCPTV_PERSMIN = 5 * hz
   int persmax = 60000;      // TCPTV_PERSMAX = 60 * hz
+  int maxpersistidle = 7200000;  // tcp_maxpersistidle = TCPTV_KEEP_IDLE = 120 * 60 * hz
 
   // The FreeBSD defaults for a given kern.hz, all in ticks.
   static constexpr TcpTimerParams for_hz(int hz) {
@@ -41,6 +43,7 @@ struct TcpTimerParams {
     p.delack = hz / 25 > 0 ? hz / 25 : 1;
     p.persmin = 5 * hz;
     p.persmax = 60 * hz;
+    p.maxpersistidle = 120 * 60 * hz;
     return p;
   }
   // Ticks for a value in milliseconds, as the sysctl handlers convert.

@@ -60,6 +60,7 @@ inline constexpr u_int TF_SACK_PERMIT = 0x00000200;   // other side said I could
 inline constexpr u_int TF_PREVVALID = 0x00002000;     // snd_*_prev saved for a bad-RTO undo
 inline constexpr u_int TF_FASTRECOVERY = 0x00100000;  // in NewReno fast recovery
 inline constexpr u_int TF_WASFRECOVERY = 0x00200000;  // was in fast recovery (at the first RTO)
+inline constexpr u_int TF_FORCEDATA = 0x00800000;     // force out a byte (persist probe)
 inline constexpr u_int TF_LRD = 0x10000000;           // Lost Retransmission Detection
 inline constexpr u_int TF_CONGRECOVERY = 0x20000000;  // congestion recovery mode
 inline constexpr u_int TF_WASCRECOVERY = 0x40000000;  // was in congestion recovery
@@ -228,6 +229,7 @@ struct Tcpcb {
   // Windows (bytes). FreeBSD's tcp_newtcpcb starts cwnd and ssthresh at
   // TCP_MAXWIN << TCP_MAX_WINSHIFT; cc_conn_init then sets the initial window.
   std::uint32_t snd_wnd = 0;  // peer's advertised window, already scaled
+  std::uint32_t max_sndwnd = 0;  // largest window the peer has offered
   std::uint32_t snd_cwnd = static_cast<std::uint32_t>(TCP_MAXWIN) << TCP_MAX_WINSHIFT;
   std::uint32_t snd_ssthresh = static_cast<std::uint32_t>(TCP_MAXWIN) << TCP_MAX_WINSHIFT;
   std::uint8_t snd_scale = 0;  // send window shift (u_char); caps cwnd at 65535 << snd_scale
