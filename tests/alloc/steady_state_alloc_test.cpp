@@ -304,6 +304,41 @@ TEST(SteadyStateAllocations, Iperf3TcpPathAllocatesNothing) {
   EXPECT_GT(b.filters[0].filter->dropped() - dropped0, 10u);
 }
 
+// iperf3 -R: passive FreeBSD senders (reached through the listener's demux)
+// sending to Linux endpoints that opened the connections, with the client's
+// interval samples of the server's TCP_INFO and an nth rule on src_port.
+TEST(SteadyStateAllocations, Iperf3ReverseTcpPathAllocatesNothing) {
+  const ScenarioSpec spec = parse_scenario_text(
+      "name: alloc\n"
+      "duration: 4s\n"
+      "interval: 1s\n"
+      "hosts:\n"
+      "  c: { address: 10.0.0.1, hz: 1000 }\n"
+      "  s: { address: 10.0.0.2, hz: 250, nic: { irq_delay: 20us } }\n"
+      "switches:\n"
+      "  r: { buffer: 256KB }\n"
+      "links:\n"
+      "  c-r: { ends: [c, r], rate: 1Gbps, delay: 100us }\n"
+      "  r-s: { ends: [r, s], rate: 1Gbps, delay: 100us }\n"
+      "filters:\n"
+      "  drop: { host: s, type: nth, every: 100, packet: 7, match: { protocol: tcp, src_port: 5201 } }\n"
+      "traffic:\n"
+      "  t: { type: tcp, app: iperf3, reverse: true, from: c, to: s, time: 3s, cc: cubic, parallel: 2 }\n",
+      "inline.yaml");
+  BuiltScenario b = build_scenario(spec);
+  b.sim->run_until(2_s);
+  const std::uint64_t delivered0 = b.tcp_flows[0].driver->counters().bytes_delivered;
+  const std::uint64_t dropped0 = b.filters[0].filter->dropped();
+
+  AllocationWindow window;
+  b.sim->run_until(3_s);
+  const std::uint64_t allocations = window.stop();
+
+  EXPECT_EQ(allocations, 0u) << AllocationWindow::first_sizes();
+  EXPECT_GT(b.tcp_flows[0].driver->counters().bytes_delivered - delivered0, 10'000'000u);
+  EXPECT_GT(b.filters[0].filter->dropped() - dropped0, 10u);
+}
+
 // The TCP path with the iperf2 application model: two FreeBSD connections
 // (-P 2) to a GRO NIC, an nth rule and the Linux receiver, with the server's
 // per-read accounting and both sides' interval samples, once the test runs.

@@ -128,5 +128,17 @@ fi
 expect t2-text 0 'hz +cc1 +cc2 +runs +s1 +range +measured +error % +s2 +range +measured +error % +jain +range +measured +error pt' '' -- \
   "$netsim" run "$t2" "${short[@]}" --set seeds=2 -j 2
 
+# iperf3 -R: the shipped example validates and runs; the client's report says
+# reverse mode; reverse on a non-iperf3 flow is named with file, line and field.
+rev=$src/scenarios/iperf3-reverse.yaml
+expect reverse-validate 0 'ok' '' -- "$netsim" validate "$rev"
+expect reverse-run 0 '^Reverse mode, remote host 10\.0\.0\.1 is sending$' '' -- "$netsim" run "$rev" --format iperf3
+expect reverse-set-false 0 '^Connecting to host 10\.0\.0\.2, port 5201$' '' -- \
+  "$netsim" run "$rev" --set traffic.iperf3.reverse=false --set duration=2s --set traffic.iperf3.time=1s --format iperf3
+sed 's/cc: newreno }$/cc: newreno, reverse: true }/' "$tcpbulk" >"$work/bad-reverse.yaml"
+expect reverse-bad 3 '' "bad-reverse\.yaml:[0-9]+:[0-9]+: error: field 'traffic\.iperf3\.reverse': reverse \(-R\) applies only to flows with app: iperf3" -- \
+  "$netsim" validate "$work/bad-reverse.yaml"
+expect reverse-not-bool 3 '' "field 'traffic\.iperf3\.reverse'" -- "$netsim" validate "$rev" --set traffic.iperf3.reverse=perhaps
+
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -31,7 +31,10 @@ std::string make_cookie(std::uint64_t seed, std::string_view flow) {
 
 Iperf3Test iperf3_test_from_result(const results::Iperf3Result& r, std::uint64_t seed) {
   Iperf3Test t;
-  t.system_info = "FreeBSD sender 15.0-CURRENT FreeBSD 15.0-CURRENT amd64";  // the modelled client
+  // The modelled client: FreeBSD, or the Linux receiver for -R.
+  t.reverse = r.reverse();
+  t.system_info = t.reverse ? "Linux receiver 5.15.0-91-generic #101-Ubuntu SMP Tue Nov 14 13:30:08 UTC 2023 x86_64"
+                            : "FreeBSD sender 15.0-CURRENT FreeBSD 15.0-CURRENT amd64";
   t.cookie = make_cookie(seed, r.flow());
   t.timestamp_unix = static_cast<std::int64_t>(std::floor(r.test_start_s()));
   t.server_host = r.server_address();

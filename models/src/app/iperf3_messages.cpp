@@ -53,6 +53,7 @@ std::string iperf3_parameters_json(const Iperf3ParametersMessage& m) {
   j.number("omit", m.omit_s);
   j.number("time", m.time_s);
   j.number("parallel", m.parallel);
+  if (m.reverse) j.boolean("reverse", true);
   if (m.len != 0) j.number("len", static_cast<double>(m.len));
   if (m.pacing_timer_us != 0) j.number("pacing_timer", m.pacing_timer_us);
   if (!m.congestion.empty()) j.string("congestion", m.congestion);

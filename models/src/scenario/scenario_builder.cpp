@@ -10,7 +10,9 @@
 #include "netsim/filter/nth_drop_filter.h"
 #include "netsim/filter/random_drop_filter.h"
 #include "netsim/scenario/iperf2_tcp_flow.h"
+#include "netsim/scenario/iperf3_reverse_tcp_flow.h"
 #include "netsim/scenario/iperf3_tcp_flow.h"
+#include "netsim/tcp/freebsd_tcp_listener.h"
 #include "netsim/scenario/scenario_loader.h"
 #include "netsim/sim/rng.h"
 #include "netsim/sim/units.h"
@@ -100,6 +102,83 @@ std::uint32_t host_mtu(const ScenarioSpec& spec, const std::string& host) {
     if (l.end_a == host || l.end_b == host) mtu = std::min(mtu, l.mtu);
   }
   return static_cast<std::uint32_t>(mtu);
+}
+
+tcp::FreeBsdTcpConfig sender_config(const TcpFlowSpec& fl) {
+  tcp::FreeBsdTcpConfig sc;
+  sc.cc = fl.cc;
+  sc.sack = fl.sack;
+  sc.lrd = fl.lrd;
+  sc.tso = fl.tso;
+  return sc;
+}
+
+// start_jitter: a uniform draw in [0, start_jitter] from the flow's own stream.
+SimTime flow_start(Simulation& sim, const TcpFlowSpec& fl) {
+  SimTime start = fl.start;
+  if (fl.start_jitter > 0) {
+    Rng rng = sim.rng_stream("flow/" + fl.name);
+    start += static_cast<SimTime>(rng.uniform_below(static_cast<std::uint64_t>(fl.start_jitter) + 1));
+  }
+  return start;
+}
+
+// iperf3 -c -t -i -l (no -C: the caller adds it where it applies).
+app::Iperf3ClientConfig iperf3_client_config(const ScenarioSpec& spec, const TcpFlowSpec& fl, SimTime start) {
+  app::Iperf3ClientConfig cc;
+  cc.start = start;
+  cc.time = fl.time;
+  cc.run_end = spec.duration;
+  cc.interval = spec.interval;
+  cc.blksize = fl.length;
+  return cc;
+}
+
+// iperf3 -R: the client on `to` over Linux endpoints, each bound to its own
+// ephemeral port and opening one connection (control first, then the -P data
+// connections); the server on `from` over passive FreeBSD senders reserved on
+// the listener for exactly those client ports. The data connections carry the
+// flow's name (the first) as in the forward case, so traces name them alike.
+BuiltTcpFlow build_reverse_iperf3(Simulation& sim, const ScenarioSpec& spec, const TcpFlowSpec& fl, Host& from,
+                                  Host& to, tcp::FreeBsdTcpListener& listener) {
+  const tcp::FreeBsdTcpConfig sc = sender_config(fl);
+  const SimTime start = flow_start(sim, fl);
+  auto linux_endpoint = [&](const std::string& name) -> tcp::LinuxTcpReceiver& {
+    tcp::LinuxTcpConfig rc;
+    rc.port = to.ephemeral_port();
+    rc.mtu = host_mtu(spec, fl.to);
+    rc.max_connections = 1;
+    return sim.add<tcp::LinuxTcpReceiver>(name, to, rc);
+  };
+  auto freebsd_endpoint = [&](const std::string& name, const tcp::LinuxTcpReceiver& peer) -> tcp::FreeBsdTcpSender& {
+    auto& tx = sim.add<tcp::FreeBsdTcpSender>(name, from, fl.dst_port, sc, tcp::FreeBsdTcpSender::passive);
+    listener.add(tx, to.id(), peer.port());
+    return tx;
+  };
+  tcp::LinuxTcpReceiver& client_control = linux_endpoint(fl.name + "/client-control");
+  tcp::FreeBsdTcpSender& server_control = freebsd_endpoint(fl.name + "/control", client_control);
+  std::vector<tcp::LinuxTcpReceiver*> client_streams;
+  std::vector<tcp::FreeBsdTcpSender*> server_streams;
+  for (int i = 0; i < fl.parallel; ++i) {
+    const std::string name = i == 0 ? fl.name : fl.name + "/" + std::to_string(i + 1);
+    client_streams.push_back(&linux_endpoint(name + "/client"));
+    server_streams.push_back(&freebsd_endpoint(name, *client_streams.back()));
+  }
+  const app::Iperf3ClientConfig cc = iperf3_client_config(spec, fl, start);
+  auto& client = sim.add<app::Iperf3ReverseClient>(fl.name + "/iperf3-client", cc, from.id(), fl.dst_port,
+                                                   client_control, client_streams);
+  // The server's streams run the host's default congestion control (the
+  // flow's cc); a -C from the Linux client is not modelled (see the client).
+  auto& server = sim.add<app::Iperf3ReverseServer>(fl.name + "/iperf3-server", client.control_channel(), fl.length,
+                                                   fl.cc == "cubic_d46046" ? "cubic" : fl.cc, server_control,
+                                                   server_streams);
+  client.set_sender_sampler([&server](int i) { return server.sample(i); });
+  auto& flow = sim.add<Iperf3ReverseTcpFlow>(fl.name + "/iperf3", client, server);
+  BuiltTcpFlow built{&fl, server_streams.front(), server_streams, nullptr, &flow};
+  built.iperf3_reverse_client = &client;
+  built.iperf3_reverse_server = &server;
+  built.start = start;
+  return built;
 }
 
 }  // namespace
@@ -298,6 +377,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
   };
   std::map<std::pair<std::string, std::uint16_t>, Listener> listeners;
   for (const auto& fl : spec.tcp_flows) {
+    if (fl.reverse) continue;  // iperf3 -R: the Linux side connects (from ephemeral ports)
     const auto key = std::make_pair(fl.to, fl.dst_port);
     if (listeners.count(key) != 0) continue;
     auto* to = static_cast<Host*>(b.nodes[idx.ids.at(fl.to)]);
@@ -305,7 +385,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     // iperf3 flow, -P connections per iperf2 flow.
     int connections = 0;
     for (const TcpFlowSpec& o : spec.tcp_flows) {
-      if (o.to != fl.to || o.dst_port != fl.dst_port) continue;
+      if (o.to != fl.to || o.dst_port != fl.dst_port || o.reverse) continue;
       connections += o.app == "iperf3" ? 1 + o.parallel : o.app == "iperf2" ? o.parallel : 1;
     }
     tcp::LinuxTcpConfig rc;
@@ -359,21 +439,32 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     });
     listeners.emplace(key, Listener{rx, drivers, servers, iperf2_servers});
   }
+  // iperf3 -R: one FreeBSD listener per distinct (from, dst_port), where the
+  // iperf3 server runs; also created before any ephemeral port is taken.
+  std::map<std::pair<std::string, std::uint16_t>, tcp::FreeBsdTcpListener*> freebsd_listeners;
+  for (const auto& fl : spec.tcp_flows) {
+    const auto key = std::make_pair(fl.from, fl.dst_port);
+    if (!fl.reverse || freebsd_listeners.count(key) != 0) continue;
+    auto* from = static_cast<Host*>(b.nodes[idx.ids.at(fl.from)]);
+    try {
+      freebsd_listeners[key] =
+          &sim.add<tcp::FreeBsdTcpListener>(fl.from + "/tcp-" + std::to_string(fl.dst_port), *from, fl.dst_port);
+    } catch (const std::invalid_argument&) {
+      throw ScenarioError(fl.loc, "traffic." + fl.name + ".dst_port",
+                          "tcp port " + std::to_string(fl.dst_port) + " on host '" + fl.from + "' is already in use");
+    }
+  }
   for (const auto& fl : spec.tcp_flows) {
     auto* from = static_cast<Host*>(b.nodes[idx.ids.at(fl.from)]);
     auto* to = static_cast<Host*>(b.nodes[idx.ids.at(fl.to)]);
-    Listener& l = listeners.at(std::make_pair(fl.to, fl.dst_port));
-    tcp::FreeBsdTcpConfig sc;
-    sc.cc = fl.cc;
-    sc.sack = fl.sack;
-    sc.lrd = fl.lrd;
-    sc.tso = fl.tso;
-    // start_jitter: a uniform draw in [0, start_jitter] from the flow's own stream.
-    SimTime start = fl.start;
-    if (fl.start_jitter > 0) {
-      Rng rng = sim.rng_stream("flow/" + fl.name);
-      start += static_cast<SimTime>(rng.uniform_below(static_cast<std::uint64_t>(fl.start_jitter) + 1));
+    if (fl.reverse) {
+      b.tcp_flows.push_back(build_reverse_iperf3(sim, spec, fl, *from, *to,
+                                                 *freebsd_listeners.at(std::make_pair(fl.from, fl.dst_port))));
+      continue;
     }
+    Listener& l = listeners.at(std::make_pair(fl.to, fl.dst_port));
+    const tcp::FreeBsdTcpConfig sc = sender_config(fl);
+    const SimTime start = flow_start(sim, fl);
     // iperf's -P data connections: the first carries the flow's name.
     auto add_streams = [&] {
       std::vector<tcp::FreeBsdTcpSender*> streams;
@@ -425,12 +516,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     // one carries the flow's name), each with its own ephemeral port.
     auto& control = sim.add<tcp::FreeBsdTcpSender>(fl.name + "/control", *from, to->id(), fl.dst_port, sc);
     const std::vector<tcp::FreeBsdTcpSender*> streams = add_streams();
-    app::Iperf3ClientConfig cc;
-    cc.start = start;
-    cc.time = fl.time;
-    cc.run_end = spec.duration;
-    cc.interval = spec.interval;
-    cc.blksize = fl.length;
+    app::Iperf3ClientConfig cc = iperf3_client_config(spec, fl, start);
     cc.congestion = fl.cc == "cubic_d46046" ? "cubic" : fl.cc;  // -C names a FreeBSD module
     auto& client = sim.add<app::Iperf3Client>(fl.name + "/iperf3-client", cc, control, streams);
     app::Iperf3ServerConfig scfg;

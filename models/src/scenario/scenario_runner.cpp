@@ -192,6 +192,28 @@ const std::string& host_address(const ScenarioSpec& spec, const std::string& nam
   return none;
 }
 
+// One interval of an iperf3 stream (times from the client's test start) and
+// the stream's TCP_INFO extremes so far; rtt_sum collects the RTT samples
+// for their mean.
+void add_iperf3_interval(results::Iperf3Stream* s, const app::Iperf3IntervalSample& x, SimTime zero,
+                         std::uint64_t bytes_sent, std::uint64_t bytes_received, std::uint64_t& rtt_sum) {
+  auto* i = s->add_intervals();
+  i->set_start_s(to_seconds(x.start - zero));
+  i->set_end_s(to_seconds(x.end - zero));
+  i->set_bytes_sent(bytes_sent);
+  i->set_bytes_received(bytes_received);
+  i->set_retransmits(x.retransmits);
+  i->set_snd_cwnd(x.snd_cwnd);
+  i->set_snd_wnd(x.snd_wnd);
+  i->set_rtt_us(x.rtt_us);
+  i->set_rttvar_us(x.rttvar_us);
+  s->set_max_snd_cwnd(std::max(s->max_snd_cwnd(), x.snd_cwnd));
+  s->set_max_snd_wnd(std::max(s->max_snd_wnd(), x.snd_wnd));
+  s->set_max_rtt_us(std::max(s->max_rtt_us(), x.rtt_us));
+  s->set_min_rtt_us(s->intervals_size() == 1 ? x.rtt_us : std::min(s->min_rtt_us(), x.rtt_us));
+  rtt_sum += x.rtt_us;
+}
+
 // What iperf3 -c would report for an `app: iperf3` flow: one stream per data
 // connection. Intervals come from the client's stats timer; the server's
 // reads are sampled at the same instants, and its last interval runs on until
@@ -222,23 +244,10 @@ void add_iperf3(results::RunResult& out, const ScenarioSpec& spec, const BuiltTc
     std::uint64_t read_sum = 0;
     for (std::size_t n = 0; n < samples.size(); ++n) {
       const app::Iperf3IntervalSample& x = samples[n];
-      auto* i = s->add_intervals();
-      i->set_start_s(to_seconds(x.start - client.start()));
-      i->set_end_s(to_seconds(x.end - client.start()));
-      i->set_bytes_sent(x.bytes_written);
       const bool last = n + 1 == samples.size();
-      i->set_bytes_received(last ? read.bytes_read - std::min(read.bytes_read, read_sum) : x.bytes_read);
+      add_iperf3_interval(s, x, client.start(), x.bytes_written,
+                          last ? read.bytes_read - std::min(read.bytes_read, read_sum) : x.bytes_read, rtt_sum);
       read_sum += x.bytes_read;
-      i->set_retransmits(x.retransmits);
-      i->set_snd_cwnd(x.snd_cwnd);
-      i->set_snd_wnd(x.snd_wnd);
-      i->set_rtt_us(x.rtt_us);
-      i->set_rttvar_us(x.rttvar_us);
-      s->set_max_snd_cwnd(std::max(s->max_snd_cwnd(), x.snd_cwnd));
-      s->set_max_snd_wnd(std::max(s->max_snd_wnd(), x.snd_wnd));
-      s->set_max_rtt_us(std::max(s->max_rtt_us(), x.rtt_us));
-      s->set_min_rtt_us(s->intervals_size() == 1 ? x.rtt_us : std::min(s->min_rtt_us(), x.rtt_us));
-      rtt_sum += x.rtt_us;
     }
     if (s->intervals_size() > 0) s->set_mean_rtt_us(static_cast<std::uint32_t>(rtt_sum / s->intervals_size()));
     const app::Iperf3SenderCounters c = client.counters(k);
@@ -247,6 +256,56 @@ void add_iperf3(results::RunResult& out, const ScenarioSpec& spec, const BuiltTc
     s->set_sender_retransmits(c.retransmits);
     s->set_receiver_bytes(read.bytes_read);
     s->set_receiver_seconds(server_seconds > 0 ? server_seconds : seconds);
+  }
+}
+
+// What iperf3 -c -R reports: the client (on the flow's `to`) reads, the
+// server (on `from`) writes. Intervals come from the client's stats timer,
+// with the server's writes and TCP_INFO sampled at the same instants; the
+// server's last interval runs on until it reads TEST_END, so that its
+// intervals sum to its totals.
+void add_iperf3_reverse(results::RunResult& out, const ScenarioSpec& spec, const BuiltTcpFlow& f) {
+  const app::Iperf3ReverseClient& client = *f.iperf3_reverse_client;
+  const app::Iperf3ReverseServer& server = *f.iperf3_reverse_server;
+  auto* r = out.add_iperf3();
+  r->set_flow(f.spec->name);
+  r->set_reverse(true);
+  r->set_client_address(host_address(spec, f.spec->to));
+  r->set_server_address(host_address(spec, f.spec->from));
+  r->set_server_port(f.spec->dst_port);
+  r->set_control_port(client.control().port());
+  r->set_congestion(f.spec->cc);
+  r->set_blksize(f.spec->length);
+  r->set_duration_s(to_seconds(f.spec->time));
+  r->set_interval_s(to_seconds(spec.interval));
+  // ctrl_sck_mss: TCP_MAXSEG of the (Linux) client's control connection.
+  const tcp::LinuxTcpReceiver::ConnId control = client.control_connection();
+  r->set_mss(control >= 0 ? client.control().mss_cache(control) : 0);
+  r->set_test_start_s(to_seconds(client.start()));
+  const double seconds = to_seconds(client.end() - client.start());
+  const double server_seconds = to_seconds(server.end() - server.start());
+  for (int k = 0; k < client.stream_count(); ++k) {
+    auto* s = r->add_streams();
+    s->set_local_port(client.stream(k).port());
+    const std::vector<app::Iperf3IntervalSample>& samples = client.samples(k);
+    const app::Iperf3SenderCounters sent = server.counters(k);
+    std::uint64_t rtt_sum = 0;
+    std::uint64_t sent_sum = 0;
+    for (std::size_t n = 0; n < samples.size(); ++n) {
+      const app::Iperf3IntervalSample& x = samples[n];
+      const bool last = n + 1 == samples.size();
+      add_iperf3_interval(s, x, client.start(),
+                          last ? sent.bytes_written - std::min(sent.bytes_written, sent_sum) : x.bytes_written,
+                          x.bytes_read, rtt_sum);
+      sent_sum += x.bytes_written;
+    }
+    if (s->intervals_size() > 0) s->set_mean_rtt_us(static_cast<std::uint32_t>(rtt_sum / s->intervals_size()));
+    const std::uint64_t rexmit_total = sent.retransmits;
+    s->set_sender_bytes(sent.bytes_written);
+    s->set_sender_seconds(server_seconds > 0 ? server_seconds : seconds);
+    s->set_sender_retransmits(rexmit_total);
+    s->set_receiver_bytes(client.counters(k).bytes_read);
+    s->set_receiver_seconds(seconds);
   }
 }
 
@@ -428,6 +487,7 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
   }
   for (const BuiltTcpFlow& f : b.tcp_flows) {
     if (f.iperf3_client != nullptr) add_iperf3(out, spec, f);
+    if (f.iperf3_reverse_client != nullptr) add_iperf3_reverse(out, spec, f);
     if (f.iperf2_client != nullptr) add_iperf2(out, spec, f);
   }
   for (std::size_t i = 0; i < b.links.size(); ++i) {

@@ -31,15 +31,15 @@ inline constexpr std::array<std::string_view, 7> kFilterKeys{"host",   "hook",  
 inline constexpr std::array<std::string_view, 3> kMatchKeys{"protocol", "src_port", "dst_port"};
 inline constexpr std::array<std::string_view, 9> kUdpFlowKeys{"type", "from", "to",    "src_port", "dst_port",
                                                               "size", "rate", "start", "stop"};
-inline constexpr std::array<std::string_view, 15> kTcpFlowKeys{"type", "from", "to",  "dst_port", "cc",   "start", "stop",
+inline constexpr std::array<std::string_view, 16> kTcpFlowKeys{"type", "from", "to",  "dst_port", "cc",   "start", "stop",
                                                                "sack", "lrd",  "tso", "app",      "time", "length",
-                                                               "parallel", "start_jitter"};
+                                                               "parallel", "start_jitter", "reverse"};
 inline constexpr std::array<std::string_view, 3> kTcpApps{"bulk", "iperf3", "iperf2"};
 // Every key of any flow type: what a sweep key may name (the type-specific
 // check happens when the value is tried on the scenario).
-inline constexpr std::array<std::string_view, 18> kAnyFlowKeys{
+inline constexpr std::array<std::string_view, 19> kAnyFlowKeys{
     "type", "from", "to", "src_port", "dst_port", "size", "rate", "cc", "sack", "lrd", "tso", "start", "stop",
-    "app",  "time", "length", "parallel", "start_jitter"};
+    "app",  "time", "length", "parallel", "start_jitter", "reverse"};
 
 inline constexpr std::array<std::string_view, 2> kFilterHooks{"ingress", "egress"};
 inline constexpr std::array<std::string_view, 2> kFilterTypes{"nth", "random"};

@@ -517,6 +517,7 @@ void Validator::parse_tcp_flow(const std::string& name, const Field& f) {
   SharedFlowFields at;
   std::optional<Field> parallel_at;
   std::optional<Field> start_jitter_at;
+  std::optional<Field> reverse_at;
   const auto seen = r_.visit_fields(f, kTcpFlowKeys, [&](const std::string& key, const Field& v) {
     if (read_shared_flow_key(key, v, fl, at)) return;
     if (key == "cc") {
@@ -540,11 +541,18 @@ void Validator::parse_tcp_flow(const std::string& name, const Field& f) {
     } else if (key == "start_jitter") {
       fl.start_jitter = r_.duration(v);
       start_jitter_at.emplace(v);
+    } else if (key == "reverse") {
+      fl.reverse = r_.boolean(v);
+      reverse_at.emplace(v);
     }
   });
   // -P is an iperf3/iperf2 option: a bulk flow is one connection.
   if (parallel_at && fl.app != "iperf3" && fl.app != "iperf2") {
     r_.fail(*parallel_at, "parallel (-P) applies only to flows with app: iperf3 or iperf2; this flow has app: " + fl.app);
+  }
+  // -R is an iperf3 option (iperf2's -R means something else and is not modelled).
+  if (reverse_at && fl.app != "iperf3") {
+    r_.fail(*reverse_at, "reverse (-R) applies only to flows with app: iperf3; this flow has app: " + fl.app);
   }
   // iperf2's default port (iperf3's is the tcp flows' default, 5201).
   if (fl.app == "iperf2" && seen.count("dst_port") == 0) fl.dst_port = 5001;

@@ -24,12 +24,24 @@ bool ts_lt(std::uint32_t a, std::uint32_t b) { return static_cast<std::int32_t>(
 
 FreeBsdTcpSender::FreeBsdTcpSender(Simulation& sim, std::string name, Host& host, NodeId peer,
                                    std::uint16_t peer_port, const FreeBsdTcpConfig& config)
+    : FreeBsdTcpSender(sim, std::move(name), host, peer, peer_port, host.ephemeral_port(), config) {
+  host.bind(IpProtocol::tcp, local_port_, this);
+}
+
+FreeBsdTcpSender::FreeBsdTcpSender(Simulation& sim, std::string name, Host& host, std::uint16_t local_port,
+                                   const FreeBsdTcpConfig& config, PassiveOpen)
+    : FreeBsdTcpSender(sim, std::move(name), host, kNoNode, 0, local_port, config) {
+  state_ = State::listen;
+}
+
+FreeBsdTcpSender::FreeBsdTcpSender(Simulation& sim, std::string name, Host& host, NodeId peer,
+                                   std::uint16_t peer_port, std::uint16_t local_port, const FreeBsdTcpConfig& config)
     : Component(sim, std::move(name)),
       host_(host),
       clock_(host.clock()),
       peer_(peer),
       peer_port_(peer_port),
-      local_port_(host.ephemeral_port()),
+      local_port_(local_port),
       config_(config),
       timers_(TcpTimerParams::for_hz(host.clock().hz())),
       cc_(cc::make_cc(config.cc)),
@@ -37,7 +49,6 @@ FreeBsdTcpSender::FreeBsdTcpSender(Simulation& sim, std::string name, Host& host
       delack_(host.clock(), this, kDelackTimer),
       persist_(host.clock(), this, kPersistTimer),
       sb_hiwat_(config.sendspace) {
-  host.bind(IpProtocol::tcp, local_port_, this);
   tp_.hz = timers_.hz;
   tp_.t_rttmin = timers_.rexmit_min;
   tp_.t_rxtcur = timers_.rexmit_initial;  // tcp_newtcpcb: TCPTV_RTOBASE
@@ -114,7 +125,11 @@ void FreeBsdTcpSender::send_syn() {
 void FreeBsdTcpSender::deliver(Packet* p) {
   sync_clock();
   data_for_app_ = 0;
-  if (state_ == State::syn_sent) {
+  if (state_ == State::listen) {
+    if ((p->tcp.flags & (tcp_flags::kSyn | tcp_flags::kAck | tcp_flags::kRst)) == tcp_flags::kSyn) syncache_add(*p);
+  } else if (state_ == State::syn_received) {
+    syncache_input(*p);
+  } else if (state_ == State::syn_sent) {
     if ((p->tcp.flags & (tcp_flags::kSyn | tcp_flags::kAck)) == (tcp_flags::kSyn | tcp_flags::kAck) &&
         p->tcp.ack == iss_ + 1) {
       handle_syn_ack(*p);
@@ -186,6 +201,20 @@ TcpTraceSample FreeBsdTcpSender::trace_sample(TcpTraceSample::Event event) const
   return s;
 }
 
+std::uint32_t FreeBsdTcpSender::path_mss() const {
+  const Channel* out = host_.route(peer_);
+  const std::uint32_t mtu = out != nullptr ? out->config().mtu : 1500;
+  return mtu - ip_header_bytes(host_.ip_version()) - kTcpHeaderBytes;
+}
+
+void FreeBsdTcpSender::set_maxseg(std::uint32_t peer_mss) {
+  // tcp_mss(): min(path MTU - headers, offer); options are subtracted per segment.
+  tp_.t_maxseg = std::max<std::uint32_t>(64, std::min<std::uint32_t>(path_mss(), peer_mss));
+  tp_.fixed_maxseg = tp_.maxseg = tp_.t_maxseg - (ts_on_ ? 12u : 0u);
+  // tcp_mss() also rounds the send buffer up to a multiple of t_maxseg.
+  sb_hiwat_ = std::min(config_.sendbuf_max, (sb_hiwat_ + tp_.t_maxseg - 1) / tp_.t_maxseg * tp_.t_maxseg);
+}
+
 void FreeBsdTcpSender::handle_syn_ack(const Packet& p) {
   const TcpSegmentInfo& th = p.tcp;
   rcv_nxt_ = th.seq + 1;
@@ -199,14 +228,7 @@ void FreeBsdTcpSender::handle_syn_ack(const Packet& p) {
   sack_on_ = config_.sack && th.sack_permitted;
   ts_on_ = config_.timestamps && th.ts_present;
   if (ts_on_) ts_recent_ = th.ts_val;
-  // tcp_mss(): min(path MTU - headers, offer); options are subtracted per segment.
-  const Channel* out = host_.route(peer_);
-  const std::uint32_t mtu = out != nullptr ? out->config().mtu : 1500;
-  const std::uint32_t path_mss = mtu - ip_header_bytes(host_.ip_version()) - kTcpHeaderBytes;
-  tp_.t_maxseg = std::max<std::uint32_t>(64, std::min<std::uint32_t>(path_mss, th.mss != 0 ? th.mss : 536));
-  tp_.fixed_maxseg = tp_.maxseg = tp_.t_maxseg - (ts_on_ ? 12u : 0u);
-  // tcp_mss() also rounds the send buffer up to a multiple of t_maxseg.
-  sb_hiwat_ = std::min(config_.sendbuf_max, (sb_hiwat_ + tp_.t_maxseg - 1) / tp_.t_maxseg * tp_.t_maxseg);
+  set_maxseg(th.mss != 0 ? th.mss : 536);
   tp_.snd_wnd = th.window;  // a SYN's window is never scaled
   tp_.max_sndwnd = tp_.snd_wnd;
   snd_wl1_ = th.seq;
@@ -663,6 +685,10 @@ void FreeBsdTcpSender::handle_event(std::uint64_t tag) {
 
 void FreeBsdTcpSender::tcp_timer_rexmt() {
   sync_clock();
+  if (state_ == State::syn_received) {
+    syncache_timer();
+    return;
+  }
   if (state_ == State::syn_sent) {
     if (++tp_.t_rxtshift > TCP_MAXRXTSHIFT) {
       state_ = State::closed;

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "netsim/tcp/tcp_option_layout.h"
+
 namespace netsim::tcp {
 namespace {
 
@@ -14,6 +16,7 @@ constexpr std::uint32_t kMssDefault = 536;    // TCP_MSS_DEFAULT
 constexpr std::uint32_t kMinMss = 88;         // TCP_MIN_MSS
 constexpr int kFastRetransThresh = 3;         // TCP_FASTRETRANS_THRESH
 constexpr std::int64_t kRtoMaxSeconds = 120;  // TCP_RTO_MAX
+constexpr int kSynRetries = 6;                // net.ipv4.tcp_syn_retries
 // TCP_REMNANT (URG is not modelled).
 constexpr std::uint8_t kRemnant = tcp_flags::kFin | tcp_flags::kSyn | tcp_flags::kPush;
 
@@ -39,6 +42,7 @@ void add_stats(LinuxTcpConnStats& a, const LinuxTcpConnStats& b) {
   a.data_bytes_sent += b.data_bytes_sent;
   a.retransmits += b.retransmits;
   a.syn_acks_sent += b.syn_acks_sent;
+  a.syns_sent += b.syns_sent;
   a.oow_acks_skipped += b.oow_acks_skipped;
 }
 
@@ -196,11 +200,7 @@ void LinuxTcpReceiver::accept_syn(ConnId id, const Packet& syn) {
 }
 
 void LinuxTcpReceiver::send_syn_ack(Conn& c) {
-  Packet* p = sim().packets().alloc();
-  p->protocol = IpProtocol::tcp;
-  p->dst = c.peer;
-  p->src_port = config_.port;
-  p->dst_port = c.peer_port;
+  Packet* p = new_segment(c);
   TcpSegmentInfo& th = p->tcp;
   th.seq = c.iss;
   th.ack = c.rcv_nxt;
@@ -226,11 +226,132 @@ void LinuxTcpReceiver::send_syn_ack(Conn& c) {
   host_.send(p);
 }
 
+Packet* LinuxTcpReceiver::new_segment(const Conn& c) {
+  Packet* p = sim().packets().alloc();
+  p->protocol = IpProtocol::tcp;
+  p->dst = c.peer;
+  p->src_port = config_.port;
+  p->dst_port = c.peer_port;
+  return p;
+}
+
+void LinuxTcpReceiver::set_first_rtt(Conn& c, std::uint32_t rtt_us) {
+  // tcp_rtt_estimator's first sample: srtt = m, mdev = 2m; __tcp_set_rto:
+  // rto = srtt + max(mdev, rto_min).
+  const std::uint32_t rto_min_us = static_cast<std::uint32_t>(config_.rto_min / kPicosPerMicro);
+  c.srtt_us = std::max<std::uint32_t>(1, rtt_us << 3);
+  const std::uint32_t rttvar = std::max(2 * rtt_us, rto_min_us);
+  c.rto_jiffies = usecs_to_jiffies(static_cast<std::uint64_t>(rtt_us) + rttvar);
+}
+
+void LinuxTcpReceiver::init_established(Conn& c) {
+  if (c.ts_ok) c.advmss -= kTsAligned;
+  c.mss_cache = std::min(c.mss_clamp, c.advmss + (c.ts_ok ? kTsAligned : 0)) - (c.ts_ok ? kTsAligned : 0);
+  // tcp_initialize_rcv_mss.
+  std::uint32_t hint = std::min(c.advmss, c.mss_cache);
+  hint = std::min(hint, c.rcv_wnd / 2);
+  hint = std::min(hint, kMssDefault);
+  c.rcv_mss = std::max(hint, kMinMss);
+  c.lrcvtime = jiffies();
+  c.rcv_wnd = config_.rcv_wnd;  // model: the full window from here on (no autotuning ramp)
+}
+
+// ---------------------------------------------------------------------------
+// Active open
+
+LinuxTcpReceiver::ConnId LinuxTcpReceiver::connect(NodeId peer, std::uint16_t peer_port) {
+  const ConnId id = allocate();
+  if (id < 0) return -1;
+  Conn& c = conn(id);
+  c.state = State::syn_sent;
+  c.peer = peer;
+  c.peer_port = peer_port;
+  // tcp_connect_init: advmss from the route's MTU; the window is the full
+  // space rounded down to advmss (no timestamp is known yet, so nothing is
+  // taken off for it: Linux SYNs say 64240 for a 1500-byte MTU).
+  c.advmss = config_.mtu - ip_header_bytes(host_.ip_version()) - kTcpHeaderBytes;
+  std::uint32_t space = config_.initial_rcv_space;
+  if (space > c.advmss) space = space / c.advmss * c.advmss;
+  c.rcv_wnd = space;
+  c.iss = next_iss_;
+  next_iss_ += 0x01000000u;
+  c.snd_una = c.iss;
+  c.snd_nxt = c.iss + 1;
+  c.write_seq = c.iss + 1;
+  c.syn_time = sim().now();
+  send_syn(c);
+  arm_rexmit(c);  // TCP_TIMEOUT_INIT: no RTT known yet
+  return id;
+}
+
+void LinuxTcpReceiver::send_syn(Conn& c) {
+  Packet* p = new_segment(c);
+  TcpSegmentInfo& th = p->tcp;
+  th.seq = c.iss;
+  th.ack = 0;
+  th.flags = tcp_flags::kSyn;
+  th.window = std::min<std::uint32_t>(c.rcv_wnd, 65535);  // a SYN's window is never scaled
+  // tcp_syn_options: everything the sysctls enable is offered.
+  th.mss = static_cast<std::uint16_t>(c.advmss);
+  th.sack_permitted = config_.sack;
+  th.ts_present = config_.timestamps;
+  th.ts_val = ts_now();
+  th.ts_ecr = 0;
+  th.wscale = config_.wscale;
+  p->l4_header_bytes = kTcpHeaderBytes + linux_syn_option_layout(th).bytes;
+  p->payload_bytes = 0;
+  ++c.stats.syns_sent;
+  if (on_transmit_) on_transmit_(c.id, *p);
+  host_.send(p);
+}
+
+void LinuxTcpReceiver::synsent_input(Conn& c, const Packet& p) {
+  const TcpSegmentInfo& th = p.tcp;
+  // tcp_rcv_synsent_state_process: only a SYN-ACK acknowledging our SYN
+  // moves the connection on (a bad ACK would draw a RST, not modelled).
+  if ((th.flags & (tcp_flags::kSyn | tcp_flags::kAck)) != (tcp_flags::kSyn | tcp_flags::kAck)) return;
+  if (th.ack != c.snd_nxt) return;
+  c.ts_ok = config_.timestamps && th.ts_present;
+  c.sack_ok = config_.sack && th.sack_permitted;
+  c.wscale_ok = th.wscale != 0xff;
+  c.snd_wscale = c.wscale_ok ? std::min<std::uint8_t>(th.wscale, 14) : 0;
+  c.rcv_wscale = c.wscale_ok ? config_.wscale : 0;
+  c.mss_clamp = th.mss != 0 ? th.mss : kMssDefault;
+  c.tcp_header_len = kTcpHeaderBytes + (c.ts_ok ? kTsAligned : 0);
+  c.irs = th.seq;
+  c.rcv_nxt = th.seq + 1;
+  c.rcv_wup = c.rcv_nxt;
+  c.ts_recent = c.ts_ok ? th.ts_val : 0;
+  c.snd_una = th.ack;
+  c.backoff = 0;
+  timers(c).rexmit.stop();
+  // tcp_ack -> tcp_clean_rtx_queue: the SYN's RTT from its send time, unless
+  // it was retransmitted (Karn); then from the timestamp echo (1 ms clock).
+  if (!c.syn_retrans) {
+    set_first_rtt(c, static_cast<std::uint32_t>((sim().now() - c.syn_time) / kPicosPerMicro));
+  } else if (c.ts_ok && th.ts_ecr != 0) {
+    set_first_rtt(c, std::max<std::uint32_t>(1, ts_now() - th.ts_ecr) * 1000u);
+  } else {
+    c.rto_jiffies = usecs_to_jiffies(1000000);
+  }
+  c.state = State::established;
+  init_established(c);
+  // tcp_finish_connect, then the handshake's ACK at once (nothing is waiting
+  // to be written and the socket is not in pingpong mode); the application
+  // sees the connection after that.
+  send_ack(c);
+  if (on_connected_) on_connected_(c.id);
+}
+
 void LinuxTcpReceiver::process(ConnId id, const Packet& p) {
   Conn& c = conn(id);
   const TcpSegmentInfo& th = p.tcp;
   if ((th.flags & tcp_flags::kRst) != 0) {
     release_conn(c);
+    return;
+  }
+  if (c.state == State::syn_sent) {
+    synsent_input(c, p);
     return;
   }
   if (c.state == State::syn_recv) {
@@ -242,25 +363,13 @@ void LinuxTcpReceiver::process(ConnId id, const Packet& p) {
     // The third ACK: the child socket becomes ESTABLISHED.
     c.state = State::established;
     c.snd_una = c.iss + 1;
-    const std::uint32_t rto_min_us = static_cast<std::uint32_t>(config_.rto_min / kPicosPerMicro);
     if (!c.synack_retrans) {
       // tcp_synack_rtt_meas -> tcp_rtt_estimator (first sample) and __tcp_set_rto.
-      const auto rtt_us = static_cast<std::uint32_t>((sim().now() - c.synack_time) / kPicosPerMicro);
-      c.srtt_us = std::max<std::uint32_t>(1, rtt_us << 3);
-      const std::uint32_t rttvar = std::max(2 * rtt_us, rto_min_us);
-      c.rto_jiffies = usecs_to_jiffies(static_cast<std::uint64_t>(rtt_us) + rttvar);
+      set_first_rtt(c, static_cast<std::uint32_t>((sim().now() - c.synack_time) / kPicosPerMicro));
     } else {
       c.rto_jiffies = usecs_to_jiffies(1000000);  // TCP_TIMEOUT_INIT
     }
-    if (c.ts_ok) c.advmss -= kTsAligned;
-    c.mss_cache = std::min(c.mss_clamp, c.advmss + (c.ts_ok ? kTsAligned : 0)) - (c.ts_ok ? kTsAligned : 0);
-    // tcp_initialize_rcv_mss.
-    std::uint32_t hint = std::min(c.advmss, c.mss_cache);
-    hint = std::min(hint, c.rcv_wnd / 2);
-    hint = std::min(hint, kMssDefault);
-    c.rcv_mss = std::max(hint, kMinMss);
-    c.lrcvtime = jiffies();
-    c.rcv_wnd = config_.rcv_wnd;  // model: the full window from here on (no autotuning ramp)
+    init_established(c);
     if (on_accept_) on_accept_(id);
     if (c.state == State::free) return;  // the app reset it
   } else if ((th.flags & tcp_flags::kSyn) != 0) {
@@ -806,11 +915,7 @@ void LinuxTcpReceiver::fill_ack_options(Conn& c, Packet& p) {
 }
 
 void LinuxTcpReceiver::transmit(Conn& c, std::uint32_t seq, std::uint32_t len, std::uint8_t flags) {
-  Packet* p = sim().packets().alloc();
-  p->protocol = IpProtocol::tcp;
-  p->dst = c.peer;
-  p->src_port = config_.port;
-  p->dst_port = c.peer_port;
+  Packet* p = new_segment(c);
   TcpSegmentInfo& th = p->tcp;
   th.seq = seq;
   th.ack = c.rcv_nxt;
@@ -904,6 +1009,20 @@ void LinuxTcpReceiver::arm_rexmit(Conn& c) {
 }
 
 void LinuxTcpReceiver::on_rexmit_timer(Conn& c) {
+  if (c.state == State::syn_sent) {
+    // tcp_retransmit_timer on a SYN_SENT socket: give up after
+    // tcp_syn_retries retransmissions, else resend with the RTO doubled.
+    if (c.backoff >= kSynRetries) {
+      release_conn(c);
+      c.state = State::closed;
+      return;
+    }
+    ++c.backoff;
+    c.syn_retrans = true;
+    send_syn(c);
+    arm_rexmit(c);
+    return;
+  }
   if (c.snd_una == c.snd_nxt) return;
   if (c.backoff < 15) ++c.backoff;
   // Go back to snd_una and resend everything outstanding (small amounts only).

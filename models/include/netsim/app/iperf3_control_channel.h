@@ -50,6 +50,24 @@ class Iperf3MessageQueue {
   std::uint64_t received_ = 0;  // bytes of the front message read so far
 };
 
+// A state change as iperf_set_send_state writes it: one byte, sent with
+// `write(bytes)` on the side's TCP endpoint and recorded for the reader.
+template <typename Write>
+void iperf3_write_state(Iperf3MessageQueue& queue, Write&& write, Iperf3State s) {
+  write(kIperf3StateBytes);
+  queue.push({Iperf3Message::state, s, kIperf3StateBytes});
+}
+
+// JSON_write: two writes, the 4-byte length and then the text (with
+// TCP_NODELAY on the control connection, two segments).
+template <typename Write>
+void iperf3_write_json(Iperf3MessageQueue& queue, Write&& write, Iperf3Message kind, std::uint64_t length) {
+  write(kIperf3JsonLengthBytes);
+  queue.push({Iperf3Message::json_length, Iperf3State::test_start, kIperf3JsonLengthBytes});
+  write(length);
+  queue.push({kind, Iperf3State::test_start, length});
+}
+
 // Both directions of one test's control connection.
 struct Iperf3ControlChannel {
   Iperf3MessageQueue to_server;  // written by the client

@@ -13,8 +13,8 @@
 
 namespace netsim::app {
 
-// What `iperf3 -c HOST -t T -l L -P N [-C CC]` puts in send_parameters. Members
-// iperf3 adds only for options not given (-n, -k, -M, -N, -R, --bidir, -w, -b,
+// What `iperf3 -c HOST -t T -l L -P N [-C CC] [-R]` puts in send_parameters. Members
+// iperf3 adds only for options not given (-n, -k, -M, -N, --bidir, -w, -b,
 // --fq-rate, --burst, -S, -L, -T, --extra-data, --get-server-output,
 // --udp-counters-64bit, --repeating-payload, --zerocopy, --dont-fragment,
 // authentication) are left out; so is congestion_used, which the client only
@@ -23,6 +23,7 @@ struct Iperf3ParametersMessage {
   double time_s = 10;                 // "time": -t
   int omit_s = 0;                     // "omit": -O (always sent)
   int parallel = 1;                   // "parallel": -P (always sent)
+  bool reverse = false;               // "reverse": -R (sent as true when given)
   std::uint64_t len = 131072;         // "len": -l (sent when non-zero)
   int pacing_timer_us = 1000;         // "pacing_timer": the library default, sent when non-zero
   std::string congestion;             // "congestion": -C, "" = not given

@@ -9,6 +9,8 @@
 #include "netsim/app/iperf2_client.h"
 #include "netsim/app/iperf2_server.h"
 #include "netsim/app/iperf3_client.h"
+#include "netsim/app/iperf3_reverse_client.h"
+#include "netsim/app/iperf3_reverse_server.h"
 #include "netsim/app/iperf3_server.h"
 #include "netsim/app/udp_sink.h"
 #include "netsim/app/udp_source.h"
@@ -112,10 +114,12 @@ struct BuiltTcpFlow {
   const TcpFlowSpec* spec;
   tcp::FreeBsdTcpSender* sender;            // the (first) data connection
   std::vector<tcp::FreeBsdTcpSender*> senders;  // every data connection (iperf3 -P: several)
-  tcp::LinuxTcpReceiver* receiver;  // shared by all flows to the same (host, dst_port)
-  TcpFlowApp* driver;               // the flow's application: TcpFlowDriver, Iperf3TcpFlow or Iperf2TcpFlow
+  tcp::LinuxTcpReceiver* receiver;  // shared by all flows to the same (host, dst_port); nullptr for iperf3 -R
+  TcpFlowApp* driver;               // the flow's application: TcpFlowDriver, Iperf3TcpFlow, Iperf3ReverseTcpFlow or Iperf2TcpFlow
   app::Iperf3Client* iperf3_client = nullptr;  // app: iperf3 only
   app::Iperf3Server* iperf3_server = nullptr;
+  app::Iperf3ReverseClient* iperf3_reverse_client = nullptr;  // app: iperf3 with reverse: true only
+  app::Iperf3ReverseServer* iperf3_reverse_server = nullptr;
   app::Iperf2Client* iperf2_client = nullptr;  // app: iperf2 only
   app::Iperf2Server* iperf2_server = nullptr;
   SimTime start = 0;  // the flow's actual start: spec start plus its start_jitter draw

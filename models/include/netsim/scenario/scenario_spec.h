@@ -152,6 +152,11 @@ struct TcpFlowSpec {
   // The flow starts at start + a uniform draw in [0, start_jitter] from the
   // flow's own random stream ("flow/<name>"): different per seed.
   SimTime start_jitter = 0;
+  // iperf3 -R: `from` still sends the data and `to` receives it, but the
+  // iperf3 client runs on `to` (Linux, active opens) and the server on
+  // `from` (FreeBSD, listening on dst_port), as `iperf3 -c <from> -R` on
+  // `to` does (docs/iperf3.md). iperf3 flows only.
+  bool reverse = false;
 };
 
 // One sweep axis. Usually one field (`links.wan.delay: [10us, 100us]`); a

@@ -18,6 +18,23 @@
 // FreeBSD: the CC wrappers, the SACK scoreboard functions and tcp_xmit_timer
 // all work on it directly.
 //
+// Passive open (iperf3 -R: the server sends): a sender built with `passive`
+// binds nothing; a FreeBsdTcpListener on the listening port hands it the
+// packets of one peer. Its SYN is answered from a syncache entry kept in the
+// sender itself: SYN-ACK with tcp_addoptions' option order, retransmitted on
+// the syncache timer (TCPTV_RTOBASE * tcp_backoff[n], at most
+// net.inet.tcp.syncache.rexmtlimit = 3 times) and at once on a duplicate SYN
+// (which resets the count); the handshake's ACK (or a first data segment with
+// its ACK) builds the tcpcb as syncache_socket and tcp_do_segment's
+// SYN_RECEIVED case do (MSS, window scale, SACK, timestamps, cc_conn_init
+// with one segment if the SYN-ACK went out more than once, RTT from the
+// timestamp echo). Read (own code, no source text) in
+// fel1x-developer/freebsd-src @ 2d614aa2fe3e037bd11d351b0b5cfda776e65814:
+//   sys/netinet/tcp_syncache.c  syncache_add (duplicate SYN), syncache_timeout,
+//                               syncache_timer, syncache_respond, syncache_expand,
+//                               syncache_socket
+//   sys/netinet/tcp_input.c     tcp_do_segment, case TCPS_SYN_RECEIVED
+//
 // It is a data sender. The peer's in-order data (iperf3 control messages) is
 // acknowledged with FreeBSD's delayed ACK (tcp_input.c DELAY_ACK / TF_DELACK,
 // net.inet.tcp.delacktime = TCPTV_DELACK = hz/25 ticks) and its byte count
@@ -69,14 +86,24 @@ struct FreeBsdTcpStats {
   std::uint64_t syn_retransmits = 0;
   std::uint64_t persist_timeouts = 0;  // tcps_persisttimeo
   std::uint64_t window_probes = 0;     // tcps_sndprobe: 1-byte TF_FORCEDATA segments into a zero window
+  std::uint64_t syn_acks_sent = 0;         // passive open: SYN-ACKs (not in segments_sent)
+  std::uint64_t syn_ack_retransmits = 0;   // by the syncache timer (tcps_sc_retransmitted)
+  std::uint64_t duplicate_syns = 0;        // tcps_sc_dupsyn
 };
 
 class FreeBsdTcpSender final : public Component, public Endpoint, public EventHandler {
  public:
-  enum class State { closed, syn_sent, established };
+  enum class State { closed, syn_sent, listen, syn_received, established };
+  struct PassiveOpen {};
+  static constexpr PassiveOpen passive{};
 
+  // Active open: binds an ephemeral port; connect() sends the SYN.
   FreeBsdTcpSender(Simulation& sim, std::string name, Host& host, NodeId peer, std::uint16_t peer_port,
                    const FreeBsdTcpConfig& config);
+  // Passive open: the connection a FreeBsdTcpListener on `local_port` hands
+  // over; it waits in `listen` for the peer's SYN.
+  FreeBsdTcpSender(Simulation& sim, std::string name, Host& host, std::uint16_t local_port,
+                   const FreeBsdTcpConfig& config, PassiveOpen);
   ~FreeBsdTcpSender() override;
 
   // Sends the SYN now. `on_established` runs once the handshake completes.
@@ -112,6 +139,8 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
 
   State state() const { return state_; }
   std::uint16_t local_port() const { return local_port_; }
+  NodeId peer() const { return peer_; }
+  std::uint16_t peer_port() const { return peer_port_; }
   const FreeBsdTcpStats& stats() const { return stats_; }
   // Bytes cumulatively acknowledged by the peer (data only).
   std::uint64_t bytes_acked() const { return bytes_acked_total_; }
@@ -142,6 +171,17 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   void transmit(std::uint32_t seq, std::uint32_t len, std::uint8_t flags, bool retransmit);
   void tcp_do_segment(const Packet& p);
   void handle_syn_ack(const Packet& p);
+  FreeBsdTcpSender(Simulation& sim, std::string name, Host& host, NodeId peer, std::uint16_t peer_port,
+                   std::uint16_t local_port, const FreeBsdTcpConfig& config);
+  // Passive open (syncache).
+  void syncache_add(const Packet& syn);
+  void syncache_input(const Packet& p);
+  void syncache_respond();
+  void syncache_timeout();
+  void syncache_timer();
+  void syncache_expand(const Packet& ack);
+  std::uint32_t path_mss() const;
+  void set_maxseg(std::uint32_t peer_mss);
   void tcp_do_prr_ack(sackstatus_t sack_changed, std::uint32_t maxseg);
   void tcp_timer_rexmt();
   void tcp_setpersist();
@@ -167,6 +207,10 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   State state_ = State::closed;
 
   std::uint32_t iss_ = 0;
+  std::uint32_t irs_ = 0;             // passive open: the peer's SYN
+  std::uint32_t peer_mss_ = 0;        // passive open: the SYN's MSS option (sc_peer_mss)
+  int sc_rxmits_ = 0;                 // passive open: SYN-ACK transmissions counted as syncache does
+  bool sc_winscale_ = false;          // passive open: both sides scale windows (SCF_WINSCALE)
   std::uint32_t rcv_nxt_ = 0;         // peer's next sequence (for our ACK field)
   std::uint32_t ts_recent_ = 0;       // peer's last TSval (echoed)
   std::uint32_t ts_offset_ = 0;       // per-connection random TS offset (RFC 7323 5.4)

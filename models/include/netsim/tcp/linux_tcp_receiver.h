@@ -1,7 +1,9 @@
-// A passive-open TCP endpoint modelled on Linux 5.15: the receiver of a bulk
-// transfer (iperf3 server), with Linux's ACK policy, SACK/D-SACK generation
-// and out-of-order handling, plus a small reliable sender for the few bytes
-// the server writes (iperf3 control messages).
+// A TCP endpoint modelled on Linux 5.15: the receiver of a bulk transfer
+// (iperf3 server, or an iperf3 -R client), with Linux's ACK policy,
+// SACK/D-SACK generation and out-of-order handling, plus a small reliable
+// sender for the few bytes the application writes (iperf3 control messages).
+// Connections are accepted on the bound port (passive open) or opened from
+// it with connect() (active open: SYN, SYN retransmission, SYN-ACK).
 //
 // Behaviour follows (own code, no source text copied) Linux v5.15.
 // tcp_input.c was read in the 5.15 LTS tree
@@ -29,6 +31,17 @@
 //                 tcp_select_initial_window (SYN-ACK window, wscale)
 //   tcp_timer.c   tcp_delack_timer_handler (ato inflation)
 //   tcp_ipv4.c / tcp_minisocks.c  SYN-ACK options, tcp_synack_rtt_meas
+// Active open (own code, no source text), Linux 5.15: tcp_output.c read in
+// Aarqw12/kernel_common-5.15 @ 4afeb46fd1d7fca23ffe3822504795b20619dac9,
+// tcp_input.c in the tree above:
+//   tcp_output.c  tcp_connect / tcp_connect_init (advmss, initial window via
+//                 tcp_select_initial_window, TCP_TIMEOUT_INIT), tcp_syn_options
+//                 and tcp_options_write (tcp_option_layout.h)
+//   tcp_timer.c   tcp_retransmit_timer for a SYN_SENT socket (icsk_rto
+//                 doubled per retransmission, tcp_syn_retries = 6)
+//   tcp_input.c   tcp_rcv_synsent_state_process (options negotiated from the
+//                 SYN-ACK, tcp_ack's RTT sample of the SYN, tcp_finish_connect,
+//                 immediate ACK unless a write is pending)
 // See docs/linux-receiver.md for the rules, parameters and limits.
 //
 // Time bases: jiffies are the host's tick clock (Linux CONFIG_HZ = the
@@ -97,13 +110,14 @@ struct LinuxTcpConnStats {
   std::uint64_t data_bytes_sent = 0;
   std::uint64_t retransmits = 0;         // segments we resent on timeout
   std::uint64_t syn_acks_sent = 0;
+  std::uint64_t syns_sent = 0;           // active open: SYNs, retransmissions included
   std::uint64_t oow_acks_skipped = 0;    // tcp_oow_rate_limited (pure ACK / SYN out of window)
 };
 
 class LinuxTcpReceiver final : public Component, public Endpoint, public EventHandler {
  public:
   using ConnId = int;
-  enum class State { free, syn_recv, established, close_wait, fin_wait, last_ack, closed };
+  enum class State { free, syn_sent, syn_recv, established, close_wait, fin_wait, last_ack, closed };
 
   // Binds (tcp, config.port) on `host`.
   LinuxTcpReceiver(Simulation& sim, std::string name, Host& host, const LinuxTcpConfig& config);
@@ -117,6 +131,12 @@ class LinuxTcpReceiver final : public Component, public Endpoint, public EventHa
   void set_on_data(std::function<void(ConnId, std::uint64_t)> f) { on_data_ = std::move(f); }
   void set_on_peer_fin(std::function<void(ConnId)> f) { on_peer_fin_ = std::move(f); }
   void set_on_transmit(std::function<void(ConnId, const Packet&)> f) { on_transmit_ = std::move(f); }
+  // on_connected: an active open completed (connect() returns).
+  void set_on_connected(std::function<void(ConnId)> f) { on_connected_ = std::move(f); }
+
+  // Active open from the bound port to (peer, peer_port): sends the SYN now.
+  // Returns the connection, or -1 when no slot is free.
+  ConnId connect(NodeId peer, std::uint16_t peer_port);
 
   // The application writes `bytes` on an established connection; they go out
   // at once (no congestion window: meant for small control messages) and are
@@ -139,6 +159,8 @@ class LinuxTcpReceiver final : public Component, public Endpoint, public EventHa
   LinuxTcpConnStats total_stats() const;
   std::uint32_t rcv_nxt(ConnId c) const { return conn(c).rcv_nxt; }
   std::uint32_t rcv_mss(ConnId c) const { return conn(c).rcv_mss; }
+  // tp->mss_cache: what getsockopt(TCP_MAXSEG) returns once established.
+  std::uint32_t mss_cache(ConnId c) const { return conn(c).mss_cache; }
   int quick(ConnId c) const { return conn(c).quick; }
   int ato(ConnId c) const { return conn(c).ato; }                   // jiffies
   bool delack_pending(ConnId c) const { return timers_.at(static_cast<std::size_t>(c))->delack.pending(); }
@@ -200,6 +222,8 @@ class LinuxTcpReceiver final : public Component, public Endpoint, public EventHa
     std::uint32_t srtt_us = 0;     // << 3, 0 = none
     SimTime synack_time = 0;
     bool synack_retrans = false;
+    SimTime syn_time = 0;          // active open: when the first SYN left
+    bool syn_retrans = false;
     // rcv_rtt_est (<< 3 microseconds), used for the SACK-compression delay.
     std::uint32_t rcv_rtt_us = 0;
     std::uint32_t rcv_rtt_seq = 0;
@@ -253,6 +277,11 @@ class LinuxTcpReceiver final : public Component, public Endpoint, public EventHa
   // Handshake and input.
   void accept_syn(ConnId id, const Packet& syn);
   void send_syn_ack(Conn& c);
+  void send_syn(Conn& c);
+  Packet* new_segment(const Conn& c);  // to the connection's peer, from our port
+  void synsent_input(Conn& c, const Packet& p);
+  void set_first_rtt(Conn& c, std::uint32_t rtt_us);
+  void init_established(Conn& c);
   void process(ConnId id, const Packet& p);
   void established_input(Conn& c, const Packet& p);
   void tcp_ack(Conn& c, std::uint32_t ack);
@@ -312,6 +341,7 @@ class LinuxTcpReceiver final : public Component, public Endpoint, public EventHa
   std::function<void(ConnId, std::uint64_t)> on_data_;
   std::function<void(ConnId)> on_peer_fin_;
   std::function<void(ConnId, const Packet&)> on_transmit_;
+  std::function<void(ConnId)> on_connected_;
 };
 
 }  // namespace netsim::tcp
