@@ -1,4 +1,5 @@
 #include "netsim/app/iperf2_client.h"
+#include "netsim/tcp/sender_report_fields.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -155,7 +156,7 @@ Iperf2ClientSample Iperf2Client::cumulative(std::size_t i) const {
   Iperf2ClientSample c;
   c.bytes_written = written(s);
   c.writes = blocks(s);
-  c.retransmits = tcp.stats().retransmitted_segments;
+  c.retransmits = tcp::report_retransmits(tcp);
   c.snd_cwnd = tcp.tcpcb().snd_cwnd;
   c.rtt_us = tcp.srtt_usecs();
   c.rttvar_us = tcp.rttvar_usecs();
@@ -228,17 +229,11 @@ std::uint64_t Iperf2Client::written(const Stream& s) const {
 
 Iperf2SenderCounters Iperf2Client::live_counters(const Stream& s) const {
   const tcp::FreeBsdTcpSender& tcp = *s.tcp;
-  const tcp::FreeBsdTcpStats& st = tcp.stats();
   Iperf2SenderCounters c;
-  const std::uint64_t syns = tcp.state() == tcp::FreeBsdTcpSender::State::closed ? 0 : 1 + st.syn_retransmits;
-  c.segments_sent = st.segments_sent - std::min(st.segments_sent, syns);
-  c.bytes_sent = st.bytes_sent;
+  c.segments_sent = tcp::data_segments_sent(tcp);
+  c.bytes_sent = tcp.stats().bytes_sent;
   c.bytes_acked = tcp.bytes_acked();
-  c.retransmits = st.retransmitted_segments;
-  c.rto_count = st.rto_count;
-  c.recovery_episodes = st.recovery_episodes;
-  c.cwnd = tcp.tcpcb().snd_cwnd;
-  c.srtt_us = tcp.srtt_usecs();
+  tcp::fill_sender_report_fields(tcp, c);
   return c;
 }
 

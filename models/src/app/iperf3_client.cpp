@@ -1,4 +1,5 @@
 #include "netsim/app/iperf3_client.h"
+#include "netsim/tcp/sender_report_fields.h"
 
 #include <algorithm>
 #include <cmath>
@@ -111,7 +112,7 @@ void Iperf3Client::start_test() {
     st.last.end = start_;
     st.last.bytes_written = st.written_at_start;
     st.last.bytes_read = bytes_read(i);
-    st.last.retransmits = st.tcp->stats().retransmitted_segments;
+    st.last.retransmits = tcp::report_retransmits(*st.tcp);
     st.rexmit_at_start = st.last.retransmits;
     // One sample per interval, and a last shorter one: no reallocation while the test runs.
     if (config_.interval > 0) {
@@ -155,7 +156,7 @@ void Iperf3Client::take_sample(SimTime now) {
     s.end = now;
     const std::uint64_t written = blocks_written(st);
     const std::uint64_t read = bytes_read(i);
-    const std::uint64_t rexmit = tcp.stats().retransmitted_segments;
+    const std::uint64_t rexmit = tcp::report_retransmits(tcp);
     s.bytes_written = written - st.last.bytes_written;
     s.bytes_read = read - st.last.bytes_read;
     s.retransmits = rexmit - st.last.retransmits;
@@ -207,17 +208,12 @@ Iperf3SenderCounters Iperf3Client::live_counters(const Stream& s) const {
   const tcp::FreeBsdTcpSender& tcp = *s.tcp;
   const tcp::FreeBsdTcpStats& st = tcp.stats();
   Iperf3SenderCounters c;
-  const bool connected = tcp.state() != tcp::FreeBsdTcpSender::State::closed;
-  const std::uint64_t syns = connected ? 1 + st.syn_retransmits : 0;
+  const std::uint64_t data_segments = tcp::data_segments_sent(tcp);
   const std::uint64_t cookie_segments = tcp.bytes_written() >= kIperf3CookieBytes ? 1 : 0;
-  c.segments_sent = st.segments_sent - std::min(st.segments_sent, syns + cookie_segments);
+  c.segments_sent = data_segments - std::min(data_segments, cookie_segments);
   c.bytes_sent = st.bytes_sent - std::min<std::uint64_t>(st.bytes_sent, kIperf3CookieBytes);
   c.bytes_acked = tcp.bytes_acked() - std::min<std::uint64_t>(tcp.bytes_acked(), kIperf3CookieBytes);
-  c.retransmits = st.retransmitted_segments;
-  c.rto_count = st.rto_count;
-  c.recovery_episodes = st.recovery_episodes;
-  c.cwnd = tcp.tcpcb().snd_cwnd;
-  c.srtt_us = tcp.srtt_usecs();
+  tcp::fill_sender_report_fields(tcp, c);
   c.bytes_written = started_ ? blocks_written(s) - s.written_at_start : 0;
   return c;
 }

@@ -1,4 +1,5 @@
 #include "netsim/app/iperf3_reverse_server.h"
+#include "netsim/tcp/sender_report_fields.h"
 
 #include <algorithm>
 #include <cmath>
@@ -70,7 +71,7 @@ void Iperf3ReverseServer::on_stream_ready() {
   auto w = [this](std::uint64_t bytes) { write(bytes); };
   iperf3_write_state(channel_.to_client, w, Iperf3State::test_start);
   start_ = end_ = sim().now();
-  for (Stream& s : streams_) s.rexmit_at_start = s.tcp->stats().retransmitted_segments;
+  for (Stream& s : streams_) s.rexmit_at_start = tcp::report_retransmits(*s.tcp);
   running_ = true;
   iperf3_write_state(channel_.to_client, w, Iperf3State::test_running);
   // The sending threads write -l blocks from now on: the send buffer is kept full.
@@ -102,7 +103,7 @@ Iperf3IntervalSample Iperf3ReverseServer::sample(int i) const {
   const tcp::FreeBsdTcpSender& tcp = *s.tcp;
   Iperf3IntervalSample x;
   x.bytes_written = blocks_written(s);
-  x.retransmits = tcp.stats().retransmitted_segments;
+  x.retransmits = tcp::report_retransmits(tcp);
   x.snd_cwnd = tcp.tcpcb().snd_cwnd;
   x.snd_wnd = tcp.tcpcb().snd_wnd;
   x.rtt_us = tcp.srtt_usecs();
@@ -114,16 +115,11 @@ Iperf3SenderCounters Iperf3ReverseServer::live_counters(const Stream& s) const {
   // The passive side sent no SYN and no cookie: its segment and byte counts
   // are the stream's data (SYN-ACKs and pure ACKs are not in them).
   const tcp::FreeBsdTcpSender& tcp = *s.tcp;
-  const tcp::FreeBsdTcpStats& st = tcp.stats();
   Iperf3SenderCounters c;
-  c.segments_sent = st.segments_sent;
-  c.bytes_sent = st.bytes_sent;
+  c.segments_sent = tcp.stats().segments_sent;
+  c.bytes_sent = tcp.stats().bytes_sent;
   c.bytes_acked = tcp.bytes_acked();
-  c.retransmits = st.retransmitted_segments;
-  c.rto_count = st.rto_count;
-  c.recovery_episodes = st.recovery_episodes;
-  c.cwnd = tcp.tcpcb().snd_cwnd;
-  c.srtt_us = tcp.srtt_usecs();
+  tcp::fill_sender_report_fields(tcp, c);
   c.bytes_written = blocks_written(s);
   return c;
 }

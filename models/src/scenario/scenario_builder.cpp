@@ -16,6 +16,7 @@
 #include "netsim/scenario/scenario_loader.h"
 #include "netsim/sim/rng.h"
 #include "netsim/sim/units.h"
+#include "netsim/tcp/sender_report_fields.h"
 
 namespace netsim {
 namespace {
@@ -217,18 +218,12 @@ void TcpFlowDriver::on_delivered(tcp::LinuxTcpReceiver::ConnId c, std::uint64_t 
 
 TcpFlowCounters TcpFlowDriver::counters() const {
   if (frozen_) return *frozen_;
-  const tcp::FreeBsdTcpStats& st = sender_.stats();
   TcpFlowCounters c;
-  // segments_sent counts SYNs too; a bulk sender sends no pure ACKs (its ACKs ride on data).
-  const std::uint64_t syns = sender_.state() == tcp::FreeBsdTcpSender::State::closed ? 0 : 1 + st.syn_retransmits;
-  c.data_segments_sent = st.segments_sent - std::min(st.segments_sent, syns);
-  c.bytes_sent = st.bytes_sent;
+  // A bulk sender sends no pure ACKs (its ACKs ride on data).
+  c.data_segments_sent = tcp::data_segments_sent(sender_);
+  c.bytes_sent = sender_.stats().bytes_sent;
   c.bytes_acked = sender_.bytes_acked();
-  c.retransmits = st.retransmitted_segments;
-  c.rto_count = st.rto_count;
-  c.recovery_episodes = st.recovery_episodes;
-  c.cwnd = sender_.tcpcb().snd_cwnd;
-  c.srtt_us = sender_.srtt_usecs();
+  tcp::fill_sender_report_fields(sender_, c);
   c.segments_received = conn_ >= 0 ? receiver_.stats(conn_).segments_received : 0;
   c.bytes_delivered = delivered_;
   return c;

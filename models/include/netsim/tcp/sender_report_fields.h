@@ -1,0 +1,38 @@
+// The FreeBSD sender's state as flow reports show it (iperf3 and iperf2
+// client summaries, the runner's TCP table): one definition, so that every
+// report's "retransmits" and "cwnd" mean the same thing.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "netsim/tcp/freebsd_tcp_sender.h"
+
+namespace netsim::tcp {
+
+// Data segments sent: segments_sent less the SYNs it counts (an active open's
+// SYN and its retransmissions; a passive open's SYN-ACKs are not in it).
+inline std::uint64_t data_segments_sent(const FreeBsdTcpSender& tcp) {
+  const FreeBsdTcpStats& st = tcp.stats();
+  const bool active = tcp.state() != FreeBsdTcpSender::State::closed && st.syn_acks_sent == 0;
+  const std::uint64_t syns = active ? 1 + st.syn_retransmits : 0;
+  return st.segments_sent - std::min(st.segments_sent, syns);
+}
+
+// What reports call retransmissions (iperf's Retr, tcpi_snd_rexmitpack as
+// modelled): retransmitted wire segments.
+inline std::uint64_t report_retransmits(const FreeBsdTcpSender& tcp) { return tcp.stats().retransmitted_segments; }
+
+// Copies retransmits, RTOs, recovery episodes, cwnd and srtt into any
+// counters struct with those fields.
+template <typename Counters>
+void fill_sender_report_fields(const FreeBsdTcpSender& tcp, Counters& c) {
+  const FreeBsdTcpStats& st = tcp.stats();
+  c.retransmits = report_retransmits(tcp);
+  c.rto_count = st.rto_count;
+  c.recovery_episodes = st.recovery_episodes;
+  c.cwnd = tcp.tcpcb().snd_cwnd;
+  c.srtt_us = tcp.srtt_usecs();
+}
+
+}  // namespace netsim::tcp
