@@ -269,31 +269,37 @@ TEST(SteadyStateAllocations, UdpPathThroughSwitchAllocatesNothing) {
   EXPECT_EQ(net.sim.now(), 250_ms);
 }
 
-// The TCP path with the iperf3 application model: two FreeBSD data
-// connections (-P 2) through a router to a GRO NIC, an nth rule and the Linux
-// receiver, plus the control connection's delayed ACK, once the test runs.
-TEST(SteadyStateAllocations, Iperf3TcpPathAllocatesNothing) {
-  const ScenarioSpec spec = parse_scenario_text(
-      "name: alloc\n"
-      "duration: 4s\n"
-      "interval: 1s\n"
-      "hosts:\n"
-      "  c: { address: 10.0.0.1, hz: 1000 }\n"
-      "  s: { address: 10.0.0.2, hz: 250, nic: { irq_delay: 20us } }\n"
-      "switches:\n"
-      "  r: { buffer: 256KB }\n"
-      "links:\n"
-      "  c-r: { ends: [c, r], rate: 1Gbps, delay: 100us }\n"
-      "  r-s: { ends: [r, s], rate: 1Gbps, delay: 100us }\n"
-      "filters:\n"
-      "  drop: { host: s, type: nth, every: 100, packet: 0, match: { protocol: tcp, dst_port: 5201 } }\n"
-      "traffic:\n"
-      "  t: { type: tcp, app: iperf3, from: c, to: s, time: 3s, length: 1MiB, cc: cubic, parallel: 2 }\n",
-      "inline.yaml");
-  BuiltScenario b = build_scenario(spec);
-  b.sim->run_until(2_s);  // warm-up: the test has run for about a second
+// A client c and a server s (a GRO NIC) through a 256 KB router, with the
+// given reporting interval, nth rule and flow (YAML flow-map bodies).
+ScenarioSpec client_server_scenario(const std::string& interval, const std::string& rule, const std::string& flow) {
+  return parse_scenario_text("name: alloc\n"
+                             "duration: 4s\n"
+                             "interval: " + interval + "\n"
+                             "hosts:\n"
+                             "  c: { address: 10.0.0.1, hz: 1000 }\n"
+                             "  s: { address: 10.0.0.2, hz: 250, nic: { irq_delay: 20us } }\n"
+                             "switches:\n"
+                             "  r: { buffer: 256KB }\n"
+                             "links:\n"
+                             "  c-r: { ends: [c, r], rate: 1Gbps, delay: 100us }\n"
+                             "  r-s: { ends: [r, s], rate: 1Gbps, delay: 100us }\n"
+                             "filters:\n"
+                             "  drop: { " + rule + " }\n"
+                             "traffic:\n"
+                             "  t: { " + flow + " }\n",
+                             "inline.yaml");
+}
+
+// Runs the first flow's test for about a second (warm-up), then one more
+// second counting allocations: none, while it delivers over 10 MB and the
+// rule drops more than 10 packets. `also` runs before and after the counted
+// second (extra bookkeeping checks).
+template <typename Also>
+void expect_steady_tcp_path_allocates_nothing(BuiltScenario& b, Also also) {
+  b.sim->run_until(2_s);
   const std::uint64_t delivered0 = b.tcp_flows[0].driver->counters().bytes_delivered;
   const std::uint64_t dropped0 = b.filters[0].filter->dropped();
+  also(false);
 
   AllocationWindow window;
   b.sim->run_until(3_s);
@@ -302,78 +308,48 @@ TEST(SteadyStateAllocations, Iperf3TcpPathAllocatesNothing) {
   EXPECT_EQ(allocations, 0u) << AllocationWindow::first_sizes();
   EXPECT_GT(b.tcp_flows[0].driver->counters().bytes_delivered - delivered0, 10'000'000u);
   EXPECT_GT(b.filters[0].filter->dropped() - dropped0, 10u);
+  also(true);
+}
+
+// The TCP path with the iperf3 application model: two FreeBSD data
+// connections (-P 2) through a router to a GRO NIC, an nth rule and the Linux
+// receiver, plus the control connection's delayed ACK, once the test runs.
+TEST(SteadyStateAllocations, Iperf3TcpPathAllocatesNothing) {
+  const ScenarioSpec spec =
+      client_server_scenario("1s", "host: s, type: nth, every: 100, packet: 0, match: { protocol: tcp, dst_port: 5201 }",
+                             "type: tcp, app: iperf3, from: c, to: s, time: 3s, length: 1MiB, cc: cubic, parallel: 2");
+  BuiltScenario b = build_scenario(spec);
+  expect_steady_tcp_path_allocates_nothing(b, [](bool) {});
 }
 
 // iperf3 -R: passive FreeBSD senders (reached through the listener's demux)
 // sending to Linux endpoints that opened the connections, with the client's
 // interval samples of the server's TCP_INFO and an nth rule on src_port.
 TEST(SteadyStateAllocations, Iperf3ReverseTcpPathAllocatesNothing) {
-  const ScenarioSpec spec = parse_scenario_text(
-      "name: alloc\n"
-      "duration: 4s\n"
-      "interval: 1s\n"
-      "hosts:\n"
-      "  c: { address: 10.0.0.1, hz: 1000 }\n"
-      "  s: { address: 10.0.0.2, hz: 250, nic: { irq_delay: 20us } }\n"
-      "switches:\n"
-      "  r: { buffer: 256KB }\n"
-      "links:\n"
-      "  c-r: { ends: [c, r], rate: 1Gbps, delay: 100us }\n"
-      "  r-s: { ends: [r, s], rate: 1Gbps, delay: 100us }\n"
-      "filters:\n"
-      "  drop: { host: s, type: nth, every: 100, packet: 7, match: { protocol: tcp, src_port: 5201 } }\n"
-      "traffic:\n"
-      "  t: { type: tcp, app: iperf3, reverse: true, from: c, to: s, time: 3s, cc: cubic, parallel: 2 }\n",
-      "inline.yaml");
+  const ScenarioSpec spec =
+      client_server_scenario("1s", "host: s, type: nth, every: 100, packet: 7, match: { protocol: tcp, src_port: 5201 }",
+                             "type: tcp, app: iperf3, reverse: true, from: c, to: s, time: 3s, cc: cubic, parallel: 2");
   BuiltScenario b = build_scenario(spec);
-  b.sim->run_until(2_s);
-  const std::uint64_t delivered0 = b.tcp_flows[0].driver->counters().bytes_delivered;
-  const std::uint64_t dropped0 = b.filters[0].filter->dropped();
-
-  AllocationWindow window;
-  b.sim->run_until(3_s);
-  const std::uint64_t allocations = window.stop();
-
-  EXPECT_EQ(allocations, 0u) << AllocationWindow::first_sizes();
-  EXPECT_GT(b.tcp_flows[0].driver->counters().bytes_delivered - delivered0, 10'000'000u);
-  EXPECT_GT(b.filters[0].filter->dropped() - dropped0, 10u);
+  expect_steady_tcp_path_allocates_nothing(b, [](bool) {});
 }
 
 // The TCP path with the iperf2 application model: two FreeBSD connections
 // (-P 2) to a GRO NIC, an nth rule and the Linux receiver, with the server's
 // per-read accounting and both sides' interval samples, once the test runs.
 TEST(SteadyStateAllocations, Iperf2TcpPathAllocatesNothing) {
-  const ScenarioSpec spec = parse_scenario_text(
-      "name: alloc\n"
-      "duration: 4s\n"
-      "interval: 100ms\n"
-      "hosts:\n"
-      "  c: { address: 10.0.0.1, hz: 1000 }\n"
-      "  s: { address: 10.0.0.2, hz: 250, nic: { irq_delay: 20us } }\n"
-      "switches:\n"
-      "  r: { buffer: 256KB }\n"
-      "links:\n"
-      "  c-r: { ends: [c, r], rate: 1Gbps, delay: 100us }\n"
-      "  r-s: { ends: [r, s], rate: 1Gbps, delay: 100us }\n"
-      "filters:\n"
-      "  drop: { host: s, type: nth, every: 100, packet: 0, match: { protocol: tcp, dst_port: 5001 } }\n"
-      "traffic:\n"
-      "  t: { type: tcp, app: iperf2, from: c, to: s, time: 3s, length: 1MiB, cc: cubic, parallel: 2 }\n",
-      "inline.yaml");
+  const ScenarioSpec spec =
+      client_server_scenario("100ms", "host: s, type: nth, every: 100, packet: 0, match: { protocol: tcp, dst_port: 5001 }",
+                             "type: tcp, app: iperf2, from: c, to: s, time: 3s, length: 1MiB, cc: cubic, parallel: 2");
   BuiltScenario b = build_scenario(spec);
-  b.sim->run_until(2_s);  // warm-up: the test has run for about a second
-  const std::uint64_t delivered0 = b.tcp_flows[0].driver->counters().bytes_delivered;
-  const std::uint64_t dropped0 = b.filters[0].filter->dropped();
-  const std::size_t samples0 = b.tcp_flows[0].iperf2_client->samples(0).size();
-
-  AllocationWindow window;
-  b.sim->run_until(3_s);
-  const std::uint64_t allocations = window.stop();
-
-  EXPECT_EQ(allocations, 0u) << AllocationWindow::first_sizes();
-  EXPECT_GT(b.tcp_flows[0].driver->counters().bytes_delivered - delivered0, 10'000'000u);
-  EXPECT_GT(b.filters[0].filter->dropped() - dropped0, 10u);
-  EXPECT_GE(b.tcp_flows[0].iperf2_client->samples(0).size() - samples0, 9u);
+  std::size_t samples0 = 0;
+  expect_steady_tcp_path_allocates_nothing(b, [&](bool after) {
+    const std::size_t samples = b.tcp_flows[0].iperf2_client->samples(0).size();
+    if (after) {
+      EXPECT_GE(samples - samples0, 9u);
+    } else {
+      samples0 = samples;
+    }
+  });
 }
 
 struct CountingHandler final : EventHandler {
