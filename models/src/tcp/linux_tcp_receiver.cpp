@@ -167,24 +167,30 @@ void LinuxTcpReceiver::deliver(Packet* p) {
   sim().packets().release(p);
 }
 
-void LinuxTcpReceiver::accept_syn(ConnId id, const Packet& syn) {
-  Conn& c = conn(id);
-  const TcpSegmentInfo& th = syn.tcp;
-  c.state = State::syn_recv;
-  c.peer = syn.src;
-  c.peer_port = syn.src_port;
+// The peer's SYN (or SYN-ACK): the options both sides then use, and its
+// initial sequence and timestamp.
+void LinuxTcpReceiver::take_peer_syn(Conn& c, const TcpSegmentInfo& th) const {
   c.ts_ok = config_.timestamps && th.ts_present;
   c.sack_ok = config_.sack && th.sack_permitted;
   c.wscale_ok = th.wscale != 0xff;
   c.snd_wscale = c.wscale_ok ? std::min<std::uint8_t>(th.wscale, 14) : 0;
   c.rcv_wscale = c.wscale_ok ? config_.wscale : 0;
-  c.advmss = config_.mtu - ip_header_bytes(host_.ip_version()) - kTcpHeaderBytes;
   c.mss_clamp = th.mss != 0 ? th.mss : kMssDefault;
   c.tcp_header_len = kTcpHeaderBytes + (c.ts_ok ? kTsAligned : 0);
   c.irs = th.seq;
   c.rcv_nxt = th.seq + 1;
   c.rcv_wup = c.rcv_nxt;
   c.ts_recent = c.ts_ok ? th.ts_val : 0;
+}
+
+void LinuxTcpReceiver::accept_syn(ConnId id, const Packet& syn) {
+  Conn& c = conn(id);
+  const TcpSegmentInfo& th = syn.tcp;
+  c.state = State::syn_recv;
+  c.peer = syn.src;
+  c.peer_port = syn.src_port;
+  c.advmss = config_.mtu - ip_header_bytes(host_.ip_version()) - kTcpHeaderBytes;
+  take_peer_syn(c, th);
   c.iss = next_iss_;
   next_iss_ += 0x01000000u;
   c.snd_una = c.iss;
@@ -311,17 +317,7 @@ void LinuxTcpReceiver::synsent_input(Conn& c, const Packet& p) {
   // moves the connection on (a bad ACK would draw a RST, not modelled).
   if ((th.flags & (tcp_flags::kSyn | tcp_flags::kAck)) != (tcp_flags::kSyn | tcp_flags::kAck)) return;
   if (th.ack != c.snd_nxt) return;
-  c.ts_ok = config_.timestamps && th.ts_present;
-  c.sack_ok = config_.sack && th.sack_permitted;
-  c.wscale_ok = th.wscale != 0xff;
-  c.snd_wscale = c.wscale_ok ? std::min<std::uint8_t>(th.wscale, 14) : 0;
-  c.rcv_wscale = c.wscale_ok ? config_.wscale : 0;
-  c.mss_clamp = th.mss != 0 ? th.mss : kMssDefault;
-  c.tcp_header_len = kTcpHeaderBytes + (c.ts_ok ? kTsAligned : 0);
-  c.irs = th.seq;
-  c.rcv_nxt = th.seq + 1;
-  c.rcv_wup = c.rcv_nxt;
-  c.ts_recent = c.ts_ok ? th.ts_val : 0;
+  take_peer_syn(c, th);
   c.snd_una = th.ack;
   c.backoff = 0;
   timers(c).rexmit.stop();

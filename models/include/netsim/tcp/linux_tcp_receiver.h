@@ -275,6 +275,7 @@ class LinuxTcpReceiver final : public Component, public Endpoint, public EventHa
   int usecs_to_jiffies(std::uint64_t us) const;
 
   // Handshake and input.
+  void take_peer_syn(Conn& c, const TcpSegmentInfo& th) const;
   void accept_syn(ConnId id, const Packet& syn);
   void send_syn_ack(Conn& c);
   void send_syn(Conn& c);
