@@ -172,6 +172,7 @@ TEST(FreeBsdPersist, ZeroWindowIsProbedEveryPersistIntervalUntilItOpens) {
     EXPECT_EQ(n.tx->stats().window_probes, 2u);
     EXPECT_EQ(n.tx->stats().persist_timeouts, 2u);
     EXPECT_EQ(n.tx->stats().retransmitted_segments, 0u);
+    EXPECT_EQ(n.tx->stats().retransmitted_packs, 0u);
     const SimTime tick = kPicosPerSecond / hz;
     const SimTime first = n.rx->probes[0] - n.rx->zero_window_at;  // two one-way trips later
     EXPECT_GE(first, 5_s + 200_us - tick);
@@ -189,8 +190,10 @@ TEST(FreeBsdPersist, ZeroWindowIsProbedEveryPersistIntervalUntilItOpens) {
     EXPECT_EQ(n.tx->stats().rto_count, 0u);
     // The first burst after the update starts below snd_max (the probe's
     // byte), so tcp_output counts it as a retransmission: one TSO burst of
-    // the restarted window (after_idle: the initial 10 segments).
+    // the restarted window (after_idle: the initial 10 segments), which
+    // t_sndrexmitpack (iperf3's Retr) counts once.
     EXPECT_EQ(n.tx->stats().retransmitted_segments, 10u);
+    EXPECT_EQ(n.tx->stats().retransmitted_packs, 1u);
   }
 }
 

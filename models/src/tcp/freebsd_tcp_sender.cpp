@@ -256,6 +256,7 @@ void FreeBsdTcpSender::transmit(std::uint32_t seq, std::uint32_t len, std::uint8
   // clears TF_ACKNOW).
   tp_.t_flags &= ~TF_DELACK;
   delack_.stop();
+  if (retransmit) ++stats_.retransmitted_packs;
   // A TSO burst leaves the interface as back-to-back wire segments.
   do {
     const std::uint32_t seg = std::min(len - off, maxseg);

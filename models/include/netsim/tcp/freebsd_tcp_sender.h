@@ -76,8 +76,11 @@ struct FreeBsdTcpConfig {
 struct FreeBsdTcpStats {
   std::uint64_t segments_sent = 0;       // SYNs and data segments, incl. retransmissions; not pure ACKs
   std::uint64_t bytes_sent = 0;          // payload bytes, incl. retransmissions
-  std::uint64_t retransmitted_segments = 0;  // tcpi_snd_rexmitpack
+  std::uint64_t retransmitted_segments = 0;  // wire segments resent (a TSO burst counts each)
   std::uint64_t retransmitted_bytes = 0;
+  // t_sndrexmitpack (tcpi_snd_rexmitpack, what iperf3 shows as Retr on
+  // FreeBSD): one per retransmitting send of tcp_output, a TSO burst once.
+  std::uint64_t retransmitted_packs = 0;
   std::uint64_t acks_received = 0;
   std::uint64_t dupacks = 0;
   std::uint64_t recovery_episodes = 0;   // tcps_sack_recovery_episode

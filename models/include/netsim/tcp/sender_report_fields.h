@@ -19,9 +19,10 @@ inline std::uint64_t data_segments_sent(const FreeBsdTcpSender& tcp) {
   return st.segments_sent - std::min(st.segments_sent, syns);
 }
 
-// What reports call retransmissions (iperf's Retr, tcpi_snd_rexmitpack as
-// modelled): retransmitted wire segments.
-inline std::uint64_t report_retransmits(const FreeBsdTcpSender& tcp) { return tcp.stats().retransmitted_segments; }
+// What reports call retransmissions: FreeBSD's tcpi_snd_rexmitpack, which
+// iperf3 and iperf2 print as Retr (one per retransmitting tcp_output send; a
+// TSO burst resent after an RTO counts once, however many segments it has).
+inline std::uint64_t report_retransmits(const FreeBsdTcpSender& tcp) { return tcp.stats().retransmitted_packs; }
 
 // Copies retransmits, RTOs, recovery episodes, cwnd and srtt into any
 // counters struct with those fields.
