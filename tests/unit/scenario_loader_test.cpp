@@ -499,6 +499,30 @@ TEST(ScenarioOverrides, UnknownLeafKeyReportsTheOverride) {
   EXPECT_NE(e.message.find("did you mean 'delay'?"), std::string::npos);
 }
 
+// A flow map or sequence replaces the whole field (here the rule's match:
+// dst_port is gone, src_port added); its inner values are checked as usual
+// and their errors name the override.
+TEST(ScenarioOverrides, FlowMapValueReplacesTheField) {
+  const ScenarioSpec s =
+      load_scenario(fixture("good/full.yaml"), {parse_override("filters.drop-nth.match={protocol: tcp, src_port: 5201}")});
+  ASSERT_EQ(s.filters.size(), 2u);
+  EXPECT_EQ(s.filters[0].name, "drop-nth");
+  EXPECT_EQ(s.filters[0].match.protocol, IpProtocol::tcp);
+  EXPECT_EQ(s.filters[0].match.src_port, 5201);
+  EXPECT_FALSE(s.filters[0].match.dst_port.has_value());
+
+  const ScenarioError bad =
+      load_error(fixture("good/full.yaml"), {parse_override("filters.drop-nth.match={protocol: tcp, src_port: abc}")});
+  EXPECT_EQ(bad.loc.file, "--set");
+  EXPECT_EQ(bad.field, "filters.drop-nth.match.src_port");
+
+  const ScenarioError broken =
+      load_error(fixture("good/full.yaml"), {parse_override("filters.drop-nth.match={protocol: tcp")});
+  EXPECT_EQ(broken.loc.file, "--set");
+  EXPECT_EQ(broken.field, "filters.drop-nth.match");
+  EXPECT_NE(broken.message.find("not valid YAML"), std::string::npos) << broken.message;
+}
+
 TEST(ScenarioOverrides, NonexistentPath) {
   const ScenarioError e = load_error(fixture("good/full.yaml"), {parse_override("links.a-sx.delay=1us")});
   EXPECT_EQ(e.loc.file, "--set");

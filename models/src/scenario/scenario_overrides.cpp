@@ -46,6 +46,35 @@ std::string format_override(const Override& o) { return o.key + "=" + o.value; }
 
 namespace scenario_internal {
 
+namespace {
+
+// A value written as a YAML flow map or sequence (`{protocol: tcp, src_port:
+// 5201}`, `[100, 50]`) replaces the whole field; anything else is one scalar.
+YAML::Node override_value(const Override& o, const std::string& text) {
+  const std::string_view v = trim(o.value);
+  if (v.empty() || (v.front() != '{' && v.front() != '[')) return YAML::Node(o.value);
+  try {
+    return YAML::Load(std::string(v));
+  } catch (const YAML::Exception& e) {
+    override_error(o.key, "the value is not valid YAML: " + e.msg, text);
+  }
+}
+
+// Every node of an override's value is reported as coming from the override.
+void add_origins(const YAML::Node& node, const std::string& text, OverrideOrigins& origins) {
+  origins.add(node, text);
+  if (node.IsMap()) {
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      origins.add(it->first, text);
+      add_origins(it->second, text, origins);
+    }
+  } else if (node.IsSequence()) {
+    for (const YAML::Node& child : node) add_origins(child, text, origins);
+  }
+}
+
+}  // namespace
+
 void apply_override(YAML::Node& root, const Override& o, OverrideOrigins& origins) {
   const std::string text = format_override(o);
   check_key(o.key, text);
@@ -83,14 +112,14 @@ void apply_override(YAML::Node& root, const Override& o, OverrideOrigins& origin
   if (!cur.IsMap() && !cur.IsNull()) {
     override_error(o.key, "'" + walked + "' is not a map, so it has no field '" + leaf + "'", text);
   }
-  YAML::Node value(o.value);
+  YAML::Node value = override_value(o, text);
   if (cur.IsMap()) {
     for (auto it = cur.begin(); it != cur.end(); ++it) {
       if (it->first.IsScalar() && it->first.Scalar() == leaf) {
         // Deliberately assignment: rebinds the entry's value node in the tree.
         YAML::Node slot = it->second;
         slot = value;
-        origins.add(value, text);
+        add_origins(value, text, origins);
         return;
       }
     }
@@ -98,7 +127,7 @@ void apply_override(YAML::Node& root, const Override& o, OverrideOrigins& origin
   YAML::Node key(leaf);
   cur.force_insert(key, value);
   origins.add(key, text);
-  origins.add(value, text);
+  add_origins(value, text, origins);
 }
 
 }  // namespace scenario_internal
