@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "netsim/filter/packet_filter.h"
@@ -48,6 +49,15 @@ class Tap final : public PacketFilter {
 bool is_syn(const Packet& p) { return (p.tcp.flags & (tcp_flags::kSyn | tcp_flags::kAck)) == tcp_flags::kSyn; }
 bool is_syn_ack(const Packet& p) {
   return (p.tcp.flags & (tcp_flags::kSyn | tcp_flags::kAck)) == (tcp_flags::kSyn | tcp_flags::kAck);
+}
+
+// When the SYN-ACKs passed a tap.
+std::vector<SimTime> syn_ack_times(const Tap& tap) {
+  std::vector<SimTime> times;
+  for (const Seen& s : tap.seen) {
+    if (s.tcp.flags == (tcp_flags::kSyn | tcp_flags::kAck)) times.push_back(s.time);
+  }
+  return times;
 }
 
 // client (Linux) <-> server (FreeBSD, listening on 5201), 100 us one way.
@@ -210,26 +220,34 @@ TEST(TcpReverseHandshake, DuplicateSynGetsAnImmediateSynAck) {
   EXPECT_EQ(p.client->state(p.conn), tcp::LinuxTcpReceiver::State::established);
 }
 
-TEST(TcpReverseHandshake, SyncacheTimerResendsTheSynAckAfterOneSecond) {
-  // The first SYN-ACK and the client's retransmitted SYN are both lost: the
-  // syncache timer resends the SYN-ACK TCPTV_RTOBASE (1000 ticks) after the
-  // SYN's arrival tick. A SYN-ACK sent twice leaves the connection with a
-  // one-segment initial window (syncache_socket: snd_cwnd = 1).
-  Pair p;
-  int synacks = 0, syns = 0;
-  p.tap_in([&synacks](const Packet& pk) { return is_syn_ack(pk) && ++synacks == 1; });
-  p.tap_out([&syns](const Packet& pk) { return is_syn(pk) && ++syns == 2; });
+// Only the client's first SYN reaches the server (its retries are lost) and
+// the server's first `lost` SYN-ACKs are lost on the way back; runs until
+// `until` and returns when the server sent its SYN-ACKs.
+std::vector<SimTime> syn_acks_with_losses(Pair& p, int lost, SimTime until) {
+  auto synacks = std::make_shared<int>(0);
+  auto syns = std::make_shared<int>(0);
+  p.tap_in([synacks, lost](const Packet& pk) { return is_syn_ack(pk) && ++*synacks <= lost; });
+  p.tap_out([syns](const Packet& pk) { return is_syn(pk) && ++*syns >= 2; });
   Tap& server_out = p.tap_server_out();
   p.connect_at(0);
-  p.sim.run_until(1500_ms);
-  std::vector<SimTime> synack_times;
-  for (const Seen& s : server_out.seen) {
-    if (s.tcp.flags == (tcp_flags::kSyn | tcp_flags::kAck)) synack_times.push_back(s.time);
-  }
-  ASSERT_EQ(synack_times.size(), 2u);
+  p.sim.run_until(until);
+  return syn_ack_times(server_out);
+}
+
+TEST(TcpReverseHandshake, SyncacheTimerResendsAfterOneSecondThenBacksOffWithSlop) {
+  // Only the first SYN reaches the server and its first two SYN-ACKs are
+  // lost: syncache_timeout waits tcp_rexmit_initial (1000 ticks) after the
+  // SYN's arrival tick before the first resend, then TCPT_RANGESET(1000 x
+  // tcp_backoff[1]) = 2000 + 200 ticks of slop before the second. A SYN-ACK
+  // sent more than once leaves the connection with a one-segment initial
+  // window (syncache_socket: snd_cwnd = 1).
+  Pair p;
+  const std::vector<SimTime> synack_times = syn_acks_with_losses(p, 2, 3500_ms);
+  ASSERT_EQ(synack_times.size(), 3u);
   const TickClock& bsd = p.server_host.clock();
   EXPECT_EQ(synack_times[1], bsd.time_of_tick(bsd.ticks_at(synack_times[0]) + 1000));
-  EXPECT_EQ(p.server->stats().syn_ack_retransmits, 1u);
+  EXPECT_EQ(synack_times[2], bsd.time_of_tick(bsd.ticks_at(synack_times[1]) + 2200));
+  EXPECT_EQ(p.server->stats().syn_ack_retransmits, 2u);
   EXPECT_EQ(p.server->stats().duplicate_syns, 0u);
   ASSERT_EQ(p.server->state(), tcp::FreeBsdTcpSender::State::established);
   EXPECT_EQ(p.server->tcpcb().snd_cwnd, 1448u);

@@ -64,12 +64,13 @@ void FreeBsdTcpSender::syncache_respond() {
 }
 
 void FreeBsdTcpSender::syncache_timeout() {
-  // The first wait is TCPTV_RTOBASE; later ones back off with tcp_backoff[],
-  // bounded by TCPTV_MIN and TCPTV_REXMTMAX (no slop, unlike the RTO).
+  // The first wait is tcp_rexmit_initial (1 s) as it is; later ones back off
+  // with tcp_backoff[] through TCPT_RANGESET, which adds tcp_rexmit_slop as
+  // for the RTO: 1 s, 2.2 s, 4.2 s.
   const int rexmt = sc_rxmits_ == 0
                         ? timers_.rexmit_initial
                         : tcpt_rangeset(timers_.rexmit_initial * kTcpBackoff[static_cast<std::size_t>(sc_rxmits_)],
-                                        timers_.rexmit_min, timers_.rexmtmax, 0);
+                                        timers_.rexmit_min, timers_.rexmtmax, timers_.rexmit_slop);
   ++sc_rxmits_;
   arm_rexmt(rexmt);
 }

@@ -22,7 +22,8 @@
 // binds nothing; a FreeBsdTcpListener on the listening port hands it the
 // packets of one peer. Its SYN is answered from a syncache entry kept in the
 // sender itself: SYN-ACK with tcp_addoptions' option order, retransmitted on
-// the syncache timer (TCPTV_RTOBASE * tcp_backoff[n], at most
+// the syncache timer (TCPTV_RTOBASE, then RANGESET(TCPTV_RTOBASE * tcp_backoff[n]) with
+// the slop: 1 s, 2.2 s, 4.2 s; at most
 // net.inet.tcp.syncache.rexmtlimit = 3 times) and at once on a duplicate SYN
 // (which resets the count); the handshake's ACK (or a first data segment with
 // its ACK) builds the tcpcb as syncache_socket and tcp_do_segment's
