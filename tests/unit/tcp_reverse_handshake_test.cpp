@@ -253,6 +253,26 @@ TEST(TcpReverseHandshake, SyncacheTimerResendsAfterOneSecondThenBacksOffWithSlop
   EXPECT_EQ(p.server->tcpcb().snd_cwnd, 1448u);
 }
 
+// The client's first SYN is lost. With timestamps the retransmitted SYN's
+// RTT comes from the SYN-ACK's echo (1 ms on the 1 ms clock; __tcp_set_rto:
+// srtt + max(rttvar, TCP_RTO_MIN) = 1 + 200 jiffies at HZ 1000);
+// without them there is no sample (Karn) and tcp_init_metrics falls back to
+// TCP_TIMEOUT_FALLBACK, 3 s (RFC 6298 5.7).
+TEST(TcpReverseHandshake, RetransmittedSynWithoutTimestampsFallsBackToThreeSeconds) {
+  for (bool timestamps : {true, false}) {
+    SCOPED_TRACE(timestamps);
+    tcp::LinuxTcpConfig rc;
+    rc.timestamps = timestamps;
+    Pair p(1000, 1000, rc);
+    int syns = 0;
+    p.tap_out([&syns](const Packet& pk) { return is_syn(pk) && ++syns == 1; });
+    p.connect_at(0);
+    p.sim.run_until(1100_ms);
+    ASSERT_EQ(p.client->state(p.conn), tcp::LinuxTcpReceiver::State::established);
+    EXPECT_EQ(p.client->rto_jiffies(p.conn), timestamps ? 201 : 3000);
+  }
+}
+
 TEST(TcpReverseHandshake, EstablishedServerSendsFullSizedSegments) {
   Pair p;
   Tap& in = p.tap_in();

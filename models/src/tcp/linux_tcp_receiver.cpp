@@ -3,6 +3,7 @@
 #include "netsim/tcp/linux_tcp_receiver.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -323,13 +324,7 @@ void LinuxTcpReceiver::synsent_input(Conn& c, const Packet& p) {
   timers(c).rexmit.stop();
   // tcp_ack -> tcp_clean_rtx_queue: the SYN's RTT from its send time, unless
   // it was retransmitted (Karn); then from the timestamp echo (1 ms clock).
-  if (!c.syn_retrans) {
-    set_first_rtt(c, static_cast<std::uint32_t>((sim().now() - c.syn_time) / kPicosPerMicro));
-  } else if (c.ts_ok && th.ts_ecr != 0) {
-    set_first_rtt(c, std::max<std::uint32_t>(1, ts_now() - th.ts_ecr) * 1000u);
-  } else {
-    c.rto_jiffies = usecs_to_jiffies(1000000);
-  }
+  handshake_rtt(c, c.syn_retrans ? std::nullopt : std::optional<SimTime>(c.syn_time), th);
   c.state = State::established;
   init_established(c);
   // tcp_finish_connect, then the handshake's ACK at once (nothing is waiting
@@ -337,6 +332,21 @@ void LinuxTcpReceiver::synsent_input(Conn& c, const Packet& p) {
   // sees the connection after that.
   send_ack(c);
   if (on_connected_) on_connected_(c.id);
+}
+
+// The handshake's RTT sample (tcp_ack_update_rtt via tcp_clean_rtx_queue or
+// tcp_synack_rtt_meas): from our SYN's (SYN-ACK's) send time if it was sent
+// once (Karn), else from the timestamp echo (1 ms clock). Without either,
+// tcp_init_metrics leaves srtt 0 and falls back to TCP_TIMEOUT_FALLBACK (3 s,
+// RFC 6298 5.7).
+void LinuxTcpReceiver::handshake_rtt(Conn& c, std::optional<SimTime> sent_once, const TcpSegmentInfo& th) {
+  if (sent_once) {
+    set_first_rtt(c, static_cast<std::uint32_t>((sim().now() - *sent_once) / kPicosPerMicro));
+  } else if (c.ts_ok && th.ts_present && th.ts_ecr != 0) {
+    set_first_rtt(c, std::max<std::uint32_t>(1, ts_now() - th.ts_ecr) * 1000u);
+  } else {
+    c.rto_jiffies = usecs_to_jiffies(3000000);
+  }
 }
 
 void LinuxTcpReceiver::process(ConnId id, const Packet& p) {
@@ -359,12 +369,8 @@ void LinuxTcpReceiver::process(ConnId id, const Packet& p) {
     // The third ACK: the child socket becomes ESTABLISHED.
     c.state = State::established;
     c.snd_una = c.iss + 1;
-    if (!c.synack_retrans) {
-      // tcp_synack_rtt_meas -> tcp_rtt_estimator (first sample) and __tcp_set_rto.
-      set_first_rtt(c, static_cast<std::uint32_t>((sim().now() - c.synack_time) / kPicosPerMicro));
-    } else {
-      c.rto_jiffies = usecs_to_jiffies(1000000);  // TCP_TIMEOUT_INIT
-    }
+    // tcp_synack_rtt_meas: the SYN-ACK's own time unless it was resent.
+    handshake_rtt(c, c.synack_retrans ? std::nullopt : std::optional<SimTime>(c.synack_time), th);
     init_established(c);
     if (on_accept_) on_accept_(id);
     if (c.state == State::free) return;  // the app reset it

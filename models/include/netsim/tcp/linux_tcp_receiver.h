@@ -59,6 +59,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -166,6 +167,7 @@ class LinuxTcpReceiver final : public Component, public Endpoint, public EventHa
   bool delack_pending(ConnId c) const { return timers_.at(static_cast<std::size_t>(c))->delack.pending(); }
   std::size_t ofo_ranges(ConnId c) const { return conn(c).ofo.size(); }
   std::uint32_t srtt_us(ConnId c) const { return conn(c).srtt_us >> 3; }
+  int rto_jiffies(ConnId c) const { return conn(c).rto_jiffies; }  // icsk_rto
   std::uint64_t refused() const { return refused_; }       // SYNs with no free slot
   std::uint64_t no_connection() const { return no_conn_; }  // non-SYN segments for no connection
   const LinuxTcpConfig& config() const { return config_; }
@@ -275,6 +277,7 @@ class LinuxTcpReceiver final : public Component, public Endpoint, public EventHa
   int usecs_to_jiffies(std::uint64_t us) const;
 
   // Handshake and input.
+  void handshake_rtt(Conn& c, std::optional<SimTime> sent_once, const TcpSegmentInfo& th);
   void take_peer_syn(Conn& c, const TcpSegmentInfo& th) const;
   void accept_syn(ConnId id, const Packet& syn);
   void send_syn_ack(Conn& c);
