@@ -52,7 +52,8 @@ Runs the scenario; with sweep axes, every cell of their cartesian product, in pa
 
 Options:
   --set KEY=VALUE   override a scenario field, e.g. --set links.wan.delay=300us (repeatable;
-                    applied in order, before validation; overrides sweep values of the same key)
+                    applied in order, before validation; overrides sweep values of the same key);
+                    a YAML flow map or list replaces a whole field: --set 'F.match={src_port: 5201}'
   --seed S          same as --set seed=S
   --format F        text (default), json (Protobuf JSON mapping), csv (one row per run and flow),
                     pb (binary netsim.results.RunSet), iperf3 (what iperf3 3.17.1 prints for each
