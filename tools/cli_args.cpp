@@ -63,9 +63,9 @@ Options:
   --app-side S      client (default: the -c side's report) or server (the -s side's), for the
                     iperf3, iperf3-json and iperf2 formats; --iperf3-side S is the same
   --out PATH        write results to PATH (atomically) instead of stdout
-  --trace-tcp PATH  write every TCP sender's state after each ACK and RTO as CSV (cwnd,
-                    ssthresh, pipe, srtt, rto, recovery, ...); with several runs, one file
-                    per run: PATH with ".<run>" before its extension (run numbers from 1)
+  --trace-tcp PATH  write every TCP sender's state after each ACK, RTO and persist timeout as
+                    CSV (cwnd, ssthresh, pipe, srtt, rto, recovery, ...); with several runs, one
+                    file per run: PATH with ".<run>" before its extension (run numbers from 1)
   --trace-queue PATH  write every switch output port's queue after each enqueue, dequeue and
                     tail drop as CSV (time, packets, bytes, drops so far); several runs as
                     for --trace-tcp

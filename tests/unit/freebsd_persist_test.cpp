@@ -157,6 +157,10 @@ TEST(FreeBsdPersist, ZeroWindowIsProbedEveryPersistIntervalUntilItOpens) {
     SCOPED_TRACE(hz);
     const std::uint32_t buffer = 20 * 1448;  // whole segments: the window closes exactly
     StalledPair n(hz, buffer, 12_s);
+    int persist_samples = 0;
+    n.tx->set_trace([&persist_samples](const TcpTraceSample& t) {
+      if (t.event == TcpTraceSample::Event::persist) ++persist_samples;
+    });
     n.tx->connect();
     n.sim.run_until(11_s);
     // The window closed within the first milliseconds and stayed closed.
@@ -171,6 +175,7 @@ TEST(FreeBsdPersist, ZeroWindowIsProbedEveryPersistIntervalUntilItOpens) {
     ASSERT_EQ(n.rx->probes.size(), 2u);
     EXPECT_EQ(n.tx->stats().window_probes, 2u);
     EXPECT_EQ(n.tx->stats().persist_timeouts, 2u);
+    EXPECT_EQ(persist_samples, 2);  // --trace-tcp's "persist" rows
     EXPECT_EQ(n.tx->stats().retransmitted_segments, 0u);
     EXPECT_EQ(n.tx->stats().retransmitted_packs, 0u);
     const SimTime tick = kPicosPerSecond / hz;

@@ -14,6 +14,15 @@
 namespace netsim {
 namespace {
 
+const char* tcp_trace_event_name(tcp::TcpTraceSample::Event e) {
+  switch (e) {
+    case tcp::TcpTraceSample::Event::ack: return "ack";
+    case tcp::TcpTraceSample::Event::rto: return "rto";
+    case tcp::TcpTraceSample::Event::persist: return "persist";
+  }
+  return "?";
+}
+
 // Exact decimal seconds of a picosecond time (12 fractional digits).
 std::string format_seconds(SimTime t) {
   char buf[40];
@@ -438,7 +447,7 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
         // The first data connection is traced under the flow's name, the others (-P) under theirs.
         const std::string name = sender == f.sender ? f.spec->name : sender->name();
         sender->set_trace([&os, name](const tcp::TcpTraceSample& t) {
-          os << name << ',' << format_seconds(t.time) << ',' << (t.event == tcp::TcpTraceSample::Event::ack ? "ack" : "rto")
+          os << name << ',' << format_seconds(t.time) << ',' << tcp_trace_event_name(t.event)
              << ',' << t.cwnd << ',' << t.ssthresh << ',' << t.snd_wnd << ',' << t.snd_una << ',' << t.snd_max << ','
              << t.pipe << ',' << t.sacked_bytes << ',' << t.srtt_us << ',' << t.rttvar_us << ',' << t.rto_us << ','
              << (t.in_recovery ? 1 : 0) << ',' << t.retransmits << ',' << t.recoveries << ',' << t.rtos << '\n';

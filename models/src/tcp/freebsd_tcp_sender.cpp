@@ -675,6 +675,7 @@ void FreeBsdTcpSender::handle_event(std::uint64_t tag) {
   }
   if (tag == kPersistTimer) {
     tcp_timer_persist();
+    if (trace_) trace_(trace_sample(TcpTraceSample::Event::persist));
     return;
   }
   if (tag == kRexmtTimer) {

@@ -1,5 +1,6 @@
-// One sample of a TCP sender's state, taken after every ACK it processes and
-// after every retransmission timeout: what SIFTR or `ss -ti` would show.
+// One sample of a TCP sender's state, taken after every ACK it processes,
+// after every retransmission timeout and after every persist timeout (a
+// zero-window probe): what SIFTR or `ss -ti` would show.
 // Consumers (trace files, tests) receive it through a callback; a sender with
 // no callback pays one branch per ACK.
 #pragma once
@@ -12,7 +13,7 @@
 namespace netsim::tcp {
 
 struct TcpTraceSample {
-  enum class Event : std::uint8_t { ack, rto };
+  enum class Event : std::uint8_t { ack, rto, persist };
   SimTime time = 0;
   Event event = Event::ack;
   std::uint32_t cwnd = 0;          // snd_cwnd, bytes
