@@ -124,6 +124,16 @@ SimTime flow_start(Simulation& sim, const TcpFlowSpec& fl) {
   return start;
 }
 
+// The name of iperf's -P data connection i: the first carries the flow's
+// name, so traces name forward and reverse flows alike.
+std::string stream_name(const TcpFlowSpec& fl, int i) {
+  return i == 0 ? fl.name : fl.name + "/" + std::to_string(i + 1);
+}
+
+// The FreeBSD module behind a flow's cc (D46046 is a patched cc_cubic), as
+// iperf3 reports it and -C names it.
+std::string freebsd_cc_module(const std::string& cc) { return cc == "cubic_d46046" ? "cubic" : cc; }
+
 // iperf3 -c -t -i -l (no -C: the caller adds it where it applies).
 app::Iperf3ClientConfig iperf3_client_config(const ScenarioSpec& spec, const TcpFlowSpec& fl, SimTime start) {
   app::Iperf3ClientConfig cc;
@@ -161,7 +171,7 @@ BuiltTcpFlow build_reverse_iperf3(Simulation& sim, const ScenarioSpec& spec, con
   std::vector<tcp::LinuxTcpReceiver*> client_streams;
   std::vector<tcp::FreeBsdTcpSender*> server_streams;
   for (int i = 0; i < fl.parallel; ++i) {
-    const std::string name = i == 0 ? fl.name : fl.name + "/" + std::to_string(i + 1);
+    const std::string name = stream_name(fl, i);
     client_streams.push_back(&linux_endpoint(name + "/client"));
     server_streams.push_back(&freebsd_endpoint(name, *client_streams.back()));
   }
@@ -171,7 +181,7 @@ BuiltTcpFlow build_reverse_iperf3(Simulation& sim, const ScenarioSpec& spec, con
   // The server's streams run the host's default congestion control (the
   // flow's cc); a -C from the Linux client is not modelled (see the client).
   auto& server = sim.add<app::Iperf3ReverseServer>(fl.name + "/iperf3-server", client.control_channel(), fl.length,
-                                                   fl.cc == "cubic_d46046" ? "cubic" : fl.cc, server_control,
+                                                   freebsd_cc_module(fl.cc), server_control,
                                                    server_streams);
   client.set_sender_sampler([&server](int i) { return server.sample(i); });
   auto& flow = sim.add<Iperf3ReverseTcpFlow>(fl.name + "/iperf3", client, server);
@@ -464,7 +474,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     auto add_streams = [&] {
       std::vector<tcp::FreeBsdTcpSender*> streams;
       for (int i = 0; i < fl.parallel; ++i) {
-        const std::string name = i == 0 ? fl.name : fl.name + "/" + std::to_string(i + 1);
+        const std::string name = stream_name(fl, i);
         streams.push_back(&sim.add<tcp::FreeBsdTcpSender>(name, *from, to->id(), fl.dst_port, sc));
       }
       return streams;
@@ -512,7 +522,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     auto& control = sim.add<tcp::FreeBsdTcpSender>(fl.name + "/control", *from, to->id(), fl.dst_port, sc);
     const std::vector<tcp::FreeBsdTcpSender*> streams = add_streams();
     app::Iperf3ClientConfig cc = iperf3_client_config(spec, fl, start);
-    cc.congestion = fl.cc == "cubic_d46046" ? "cubic" : fl.cc;  // -C names a FreeBSD module
+    cc.congestion = freebsd_cc_module(fl.cc);  // -C names a FreeBSD module
     auto& client = sim.add<app::Iperf3Client>(fl.name + "/iperf3-client", cc, control, streams);
     app::Iperf3ServerConfig scfg;
     scfg.client = from->id();

@@ -100,12 +100,19 @@ void FreeBsdTcpSender::connect() {
   arm_rexmt(tp_.t_rxtcur);
 }
 
-void FreeBsdTcpSender::send_syn() {
+// A segment of this connection from the pool, addressed; the caller fills
+// the TCP header and payload.
+Packet* FreeBsdTcpSender::new_segment() {
   Packet* p = sim().packets().alloc();
   p->dst = peer_;
   p->protocol = IpProtocol::tcp;
   p->src_port = local_port_;
   p->dst_port = peer_port_;
+  return p;
+}
+
+void FreeBsdTcpSender::send_syn() {
+  Packet* p = new_segment();
   p->tcp.seq = iss_;
   p->tcp.flags = tcp_flags::kSyn;
   p->tcp.window = kAdvertisedWindow;
@@ -260,11 +267,7 @@ void FreeBsdTcpSender::transmit(std::uint32_t seq, std::uint32_t len, std::uint8
   // A TSO burst leaves the interface as back-to-back wire segments.
   do {
     const std::uint32_t seg = std::min(len - off, maxseg);
-    Packet* p = sim().packets().alloc();
-    p->dst = peer_;
-    p->protocol = IpProtocol::tcp;
-    p->src_port = local_port_;
-    p->dst_port = peer_port_;
+    Packet* p = new_segment();
     p->tcp.seq = seq + off;
     p->tcp.ack = rcv_nxt_;
     // TSO (and the host's GSO) put PSH on the last segment of a burst only.

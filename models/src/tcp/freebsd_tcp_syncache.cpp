@@ -42,11 +42,7 @@ void FreeBsdTcpSender::syncache_add(const Packet& syn) {
 }
 
 void FreeBsdTcpSender::syncache_respond() {
-  Packet* p = sim().packets().alloc();
-  p->dst = peer_;
-  p->protocol = IpProtocol::tcp;
-  p->src_port = local_port_;
-  p->dst_port = peer_port_;
+  Packet* p = new_segment();
   TcpSegmentInfo& th = p->tcp;
   th.seq = iss_;
   th.ack = rcv_nxt_;

@@ -171,6 +171,7 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   void sync_clock() { tp_.ticks = static_cast<int>(clock_.ticks()); }
 
   void tcp_output();
+  Packet* new_segment();
   void send_syn();
   void transmit(std::uint32_t seq, std::uint32_t len, std::uint8_t flags, bool retransmit);
   void tcp_do_segment(const Packet& p);
