@@ -201,6 +201,23 @@ const std::string& host_address(const ScenarioSpec& spec, const std::string& nam
   return none;
 }
 
+// An iperf3 test's record with what both directions fill alike: the flow,
+// the client's and the server's hosts, the server port and the -C -l -t -i
+// settings.
+results::Iperf3Result* add_iperf3_test(results::RunResult& out, const ScenarioSpec& spec, const BuiltTcpFlow& f,
+                                       const std::string& client_host, const std::string& server_host) {
+  auto* r = out.add_iperf3();
+  r->set_flow(f.spec->name);
+  r->set_client_address(host_address(spec, client_host));
+  r->set_server_address(host_address(spec, server_host));
+  r->set_server_port(f.spec->dst_port);
+  r->set_congestion(f.spec->cc);
+  r->set_blksize(f.spec->length);
+  r->set_duration_s(to_seconds(f.spec->time));
+  r->set_interval_s(to_seconds(spec.interval));
+  return r;
+}
+
 // One interval of an iperf3 stream (times from the client's test start) and
 // the stream's TCP_INFO extremes so far; rtt_sum collects the RTT samples
 // for their mean.
@@ -230,16 +247,8 @@ void add_iperf3_interval(results::Iperf3Stream* s, const app::Iperf3IntervalSamp
 void add_iperf3(results::RunResult& out, const ScenarioSpec& spec, const BuiltTcpFlow& f) {
   const app::Iperf3Client& client = *f.iperf3_client;
   const app::Iperf3Server& server = *f.iperf3_server;
-  auto* r = out.add_iperf3();
-  r->set_flow(f.spec->name);
-  r->set_client_address(host_address(spec, f.spec->from));
-  r->set_server_address(host_address(spec, f.spec->to));
-  r->set_server_port(f.spec->dst_port);
+  results::Iperf3Result* r = add_iperf3_test(out, spec, f, f.spec->from, f.spec->to);
   r->set_control_port(client.control().local_port());
-  r->set_congestion(f.spec->cc);
-  r->set_blksize(f.spec->length);
-  r->set_duration_s(to_seconds(f.spec->time));
-  r->set_interval_s(to_seconds(spec.interval));
   r->set_mss(client.control().tcpcb().t_maxseg);  // iperf3's ctrl_sck_mss: TCP_MAXSEG of the control connection
   r->set_test_start_s(to_seconds(client.start()));
   const double seconds = to_seconds(client.end() - client.start());
@@ -276,17 +285,9 @@ void add_iperf3(results::RunResult& out, const ScenarioSpec& spec, const BuiltTc
 void add_iperf3_reverse(results::RunResult& out, const ScenarioSpec& spec, const BuiltTcpFlow& f) {
   const app::Iperf3ReverseClient& client = *f.iperf3_reverse_client;
   const app::Iperf3ReverseServer& server = *f.iperf3_reverse_server;
-  auto* r = out.add_iperf3();
-  r->set_flow(f.spec->name);
+  results::Iperf3Result* r = add_iperf3_test(out, spec, f, f.spec->to, f.spec->from);
   r->set_reverse(true);
-  r->set_client_address(host_address(spec, f.spec->to));
-  r->set_server_address(host_address(spec, f.spec->from));
-  r->set_server_port(f.spec->dst_port);
   r->set_control_port(client.control().port());
-  r->set_congestion(f.spec->cc);
-  r->set_blksize(f.spec->length);
-  r->set_duration_s(to_seconds(f.spec->time));
-  r->set_interval_s(to_seconds(spec.interval));
   // ctrl_sck_mss: TCP_MAXSEG of the (Linux) client's control connection.
   const tcp::LinuxTcpReceiver::ConnId control = client.control_connection();
   r->set_mss(control >= 0 ? client.control().mss_cache(control) : 0);
@@ -309,10 +310,9 @@ void add_iperf3_reverse(results::RunResult& out, const ScenarioSpec& spec, const
       sent_sum += x.bytes_written;
     }
     if (s->intervals_size() > 0) s->set_mean_rtt_us(static_cast<std::uint32_t>(rtt_sum / s->intervals_size()));
-    const std::uint64_t rexmit_total = sent.retransmits;
     s->set_sender_bytes(sent.bytes_written);
     s->set_sender_seconds(server_seconds > 0 ? server_seconds : seconds);
-    s->set_sender_retransmits(rexmit_total);
+    s->set_sender_retransmits(sent.retransmits);
     s->set_receiver_bytes(client.counters(k).bytes_read);
     s->set_receiver_seconds(seconds);
   }
