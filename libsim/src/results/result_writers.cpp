@@ -211,6 +211,18 @@ void write_run_text(std::ostream& out, const results::RunResult& run, int index,
                 rows);
   }
 
+  if (run.cpus_size() > 0) {
+    std::vector<Row> rows;
+    for (const auto& c : run.cpus())
+      rows.push_back({c.host(), fixed(c.utilization_pct(), 2), fixed(c.user_pct(), 2), fixed(c.system_pct(), 2),
+                      fixed(c.interrupt_pct(), 2), integer(c.work_items())});
+    out << "cpus:\n";
+    write_table(out, "  ",
+                {{"host", Align::left}, {"busy %", Align::right}, {"user %", Align::right},
+                 {"system %", Align::right}, {"interrupt %", Align::right}, {"work items", Align::right}},
+                rows);
+  }
+
   if (run.intervals_size() > 0) {
     // Grouped per flow in order of first appearance; samples keep their recorded order within a flow.
     std::vector<std::string> flows;

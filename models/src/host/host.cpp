@@ -14,7 +14,45 @@ Host::Host(Simulation& sim, std::string name, NodeId id, std::string address, Ip
     : Node(sim, name, id, NodeKind::host),
       address_(std::move(address)),
       ip_version_(ip_version),
-      clock_(sim, hz, draw_host_phase(sim, name, hz)) {}
+      clock_(sim, hz, draw_host_phase(sim, name, hz)),
+      cpu_timer_(this, 0) {}
+
+Host::~Host() {
+  // Packets still waiting for the CPU go back to the pool (it outlives components).
+  while (Packet* p = cpu_queue_.pop()) sim().packets().release(p);
+}
+
+void Host::set_cpu(const HostCpuCosts& costs) {
+  if (costs.any()) {
+    cpu_.emplace(clock_, costs);
+  } else {
+    cpu_.reset();
+  }
+}
+
+void Host::hold_for_cpu(Packet* p, SimTime done, Direction d) {
+  p->hop_time = done;
+  p->hop_scratch = d;
+  const bool was_empty = cpu_queue_.empty();
+  cpu_queue_.push(p);
+  if (was_empty) sim().arm_at(cpu_timer_, done);
+}
+
+// The CPU finished the work of the packets at the head of the queue.
+void Host::handle_event(std::uint64_t) {
+  while (Packet* p = cpu_queue_.front()) {
+    if (p->hop_time > sim().now()) {
+      sim().arm_at(cpu_timer_, p->hop_time);
+      return;
+    }
+    cpu_queue_.pop();
+    if (p->hop_scratch == kOut) {
+      transmit(p);
+    } else {
+      deliver(p);
+    }
+  }
+}
 
 bool Host::filtered(const std::vector<PacketFilter*>& chain, const Packet& p) {
   for (PacketFilter* f : chain) {
@@ -28,10 +66,22 @@ Channel* Host::route(NodeId dst) const {
   return out < 0 ? nullptr : &port(out);
 }
 
-void Host::send(Packet* p) {
+void Host::send(Packet* p, bool first_of_output) {
   p->src = id();
   p->ip_version = ip_version_;
   if (p->created == 0) p->created = sim().now();
+  if (cpu_) {
+    const HostCpuCosts& c = cpu_->costs();
+    const SimTime done = cpu_->run((first_of_output ? c.tx_packet : 0) + c.tx_segment, CpuContext::system);
+    if (done > sim().now() || !cpu_queue_.empty()) {
+      hold_for_cpu(p, done, kOut);
+      return;
+    }
+  }
+  transmit(p);
+}
+
+void Host::transmit(Packet* p) {
   if (filtered(egress_, *p)) {
     ++counters_.filtered_egress;
     sim().packets().release(p);
@@ -58,6 +108,17 @@ void Host::receive(Packet* p, int) {
     sim().packets().release(p);
     return;
   }
+  if (cpu_) {
+    const SimTime done = cpu_->run(cpu_->costs().tcp_input, CpuContext::interrupt);
+    if (done > sim().now() || !cpu_queue_.empty()) {
+      hold_for_cpu(p, done, kIn);
+      return;
+    }
+  }
+  deliver(p);
+}
+
+void Host::deliver(Packet* p) {
   for (const Binding& b : bindings_) {
     if (b.protocol == p->protocol && b.port == p->dst_port) {
       ++counters_.packets_received;

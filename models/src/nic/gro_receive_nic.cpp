@@ -109,9 +109,17 @@ void GroReceiveNic::handle_event(std::uint64_t tag) {
 }
 
 void GroReceiveNic::poll() {
+  const bool interrupted = state_ == State::irq_pending;  // not a re-poll from end_poll
   state_ = State::polling;
   ++counters_.polls;
   taken_this_poll_ = 0;
+  if (HostCpu* cpu = host_.cpu(); cpu != nullptr && interrupted) {
+    const SimTime done = cpu->run(cpu->costs().interrupt, CpuContext::interrupt);
+    if (done > sim().now()) {
+      sim().arm_at(poll_step_timer_, done);
+      return;
+    }
+  }
   poll_step();
 }
 
@@ -128,7 +136,15 @@ void GroReceiveNic::poll_step() {
     } else {
       deliver_normal(p);
     }
-    if (config_.per_packet_cost > 0) {
+    if (HostCpu* cpu = host_.cpu()) {
+      // With a CPU model the poll's time is CPU time, shared with the host's
+      // other work (transmits, TCP input).
+      const SimTime done = cpu->run(config_.per_packet_cost + cpu->costs().rx_packet, CpuContext::interrupt);
+      if (done > sim().now()) {
+        sim().arm_at(poll_step_timer_, done);
+        return;
+      }
+    } else if (config_.per_packet_cost > 0) {
       sim().arm_in(poll_step_timer_, config_.per_packet_cost);
       return;
     }

@@ -39,14 +39,22 @@ const results::FlowStats* compared_flow(const results::RunResult& r, const Measu
 
 // A flow's value of a measured metric: its throughput at either end, or its
 // retransmitted segments (a udp flow's lost datagrams).
+// The CPU metrics need a CPU model on the host (else the flow has no figure: 0).
 double flow_metric(const results::FlowStats& f, const std::string& metric) {
   if (metric == "retransmits") return static_cast<double>(f.kind() == "tcp" ? f.retransmits() : f.packets_lost());
+  if (metric == "cpu_sender_pct") return f.sender_cpu_pct();
+  if (metric == "cpu_receiver_pct") return f.receiver_cpu_pct();
   return metric == "sender_mbps" ? f.sender_mbps() : f.receiver_mbps();
 }
 
+bool is_cpu_metric(const std::string& metric) { return metric == "cpu_sender_pct" || metric == "cpu_receiver_pct"; }
+
 bool is_known_metric(const std::string& metric) {
-  return metric == "receiver_mbps" || metric == "sender_mbps" || metric == "retransmits";
+  return metric == "receiver_mbps" || metric == "sender_mbps" || metric == "retransmits" || is_cpu_metric(metric);
 }
+
+constexpr const char* kMetricChoices = "metric must be receiver_mbps, sender_mbps, retransmits, cpu_sender_pct or "
+                                       "cpu_receiver_pct";
 
 double metric(const results::FlowStats& f, const MeasuredSpec& m) { return flow_metric(f, m.metric); }
 
@@ -86,7 +94,7 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec) {
   if (root["metric"]) {
     m.metric = r.scalar(root["metric"], "measured.metric");
     if (!is_known_metric(m.metric)) {
-      r.fail(root["metric"], "measured.metric", "metric must be receiver_mbps, sender_mbps or retransmits");
+      r.fail(root["metric"], "measured.metric", kMetricChoices);
     }
   }
   if (const YAML::Node metrics = root["metrics"]) {
@@ -105,7 +113,7 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec) {
         } else if (dk == "metric") {
           k.metric = r.scalar(d.second, field + ".metric");
           if (!is_known_metric(k.metric)) {
-            r.fail(d.second, field + ".metric", "metric must be receiver_mbps, sender_mbps or retransmits");
+            r.fail(d.second, field + ".metric", kMetricChoices);
           }
         } else if (dk == "fairness") {
           if (!d.second.IsSequence() || d.second.size() < 2) {
@@ -119,7 +127,7 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec) {
         }
       }
       if (k.is_fairness() && !k.flow.empty()) r.fail(def, field, "a metric is either a flow's or a fairness index");
-      if (k.is_fairness() && k.metric == "retransmits") {
+      if (k.is_fairness() && (k.metric == "retransmits" || is_cpu_metric(k.metric))) {
         r.fail(def, field, "Jain's index is taken over throughputs (receiver_mbps or sender_mbps)");
       }
       if (k.name == "seed") r.fail(kv.first, field, "'seed' is a column of its own; choose another name");
@@ -242,6 +250,7 @@ namespace {
 
 std::string column_name(const MeasuredMetric& k) {
   if (k.is_fairness()) return k.name;
+  if (is_cpu_metric(k.metric)) return k.name + "_" + k.metric;
   return k.name + (k.metric == "retransmits" ? "_retransmits" : "_mbps");
 }
 
@@ -384,7 +393,9 @@ void write_comparison_csv(std::ostream& out, const results::RunSet& runs, const 
   std::map<std::vector<std::string>, double> measured;
   for (const auto& c : m.cells) measured[c.key_values] = c.value;
   for (const auto& k : m.keys) out << k.first << ",";
-  out << "seed,sender_mbps,receiver_mbps,retransmits," << (m.metric == "retransmits" ? "measured_retransmits" : "measured_mbps")
+  const bool cpu = is_cpu_metric(m.metric);
+  out << "seed,sender_mbps,receiver_mbps,retransmits," << (cpu ? m.metric + "," : "")
+      << (m.metric == "retransmits" ? "measured_retransmits" : cpu ? "measured_" + m.metric : "measured_mbps")
       << ",error_pct\n";
   for (const auto& r : runs.runs()) {
     const std::vector<std::string> keys = run_keys(r, m);
@@ -392,11 +403,12 @@ void write_comparison_csv(std::ostream& out, const results::RunSet& runs, const 
     for (const auto& k : keys) out << k << ",";
     out << r.seed() << ",";
     if (f == nullptr) {
-      out << ",,,,\n";
+      out << (cpu ? ",,,,,\n" : ",,,,\n");
       continue;
     }
     out << format_double_roundtrip(f->sender_mbps()) << "," << format_double_roundtrip(f->receiver_mbps()) << ","
         << (f->kind() == "tcp" ? f->retransmits() : f->packets_lost()) << ",";
+    if (cpu) out << format_double_roundtrip(metric(*f, m)) << ",";
     const auto it = measured.find(keys);
     if (it == measured.end()) {
       out << ",\n";

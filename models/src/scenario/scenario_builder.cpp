@@ -279,7 +279,9 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
   NodeIndex idx = index_nodes(spec);
 
   for (const auto& h : spec.hosts) {
-    b.nodes.push_back(&sim.add<Host>(h.name, idx.ids.at(h.name), h.address, h.ip_version, h.hz));
+    Host& host = sim.add<Host>(h.name, idx.ids.at(h.name), h.address, h.ip_version, h.hz);
+    host.set_cpu(h.cpu);
+    b.nodes.push_back(&host);
   }
   for (const auto& s : spec.switches) b.nodes.push_back(&sim.add<Switch>(s.name, idx.ids.at(s.name)));
   for (const auto& h : spec.hubs) {

@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "netsim/host/cpu_usage_log.h"
+#include "netsim/host/host.h"
 #include "netsim/scenario/scenario_builder.h"
 #include "netsim/version.h"
 
@@ -165,7 +168,7 @@ void add_udp_flow(results::RunResult& out, const BuiltUdpFlow& f) {
 // Counters frozen at the end of the flow's window [start, min(stop, duration));
 // the receiver's throughput over the receiving application's own span if it
 // has one (an iperf3 server's), as iperf3 reports it.
-void add_tcp_flow(results::RunResult& out, const BuiltTcpFlow& f) {
+void add_tcp_flow(results::RunResult& out, const BuiltTcpFlow& f, const std::map<std::string, CpuUsageLog*>& cpu_logs) {
   const TcpFlowCounters c = f.driver->counters();
   const SimTime span = f.driver->end() - f.driver->start();
   const SimTime receive_span = c.receive_span > 0 ? c.receive_span : span;
@@ -191,6 +194,12 @@ void add_tcp_flow(results::RunResult& out, const BuiltTcpFlow& f) {
   s->set_recovery_episodes(c.recovery_episodes);
   s->set_final_cwnd(c.cwnd);
   s->set_srtt_us(c.srtt_us);
+  if (const auto it = cpu_logs.find(f.spec->from); it != cpu_logs.end()) {
+    s->set_sender_cpu_pct(it->second->utilization_pct(f.driver->start(), f.driver->end()));
+  }
+  if (const auto it = cpu_logs.find(f.spec->to); it != cpu_logs.end()) {
+    s->set_receiver_cpu_pct(it->second->utilization_pct(f.driver->start(), f.driver->end()));
+  }
 }
 
 const std::string& host_address(const ScenarioSpec& spec, const std::string& name) {
@@ -469,6 +478,14 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
   }
   std::unique_ptr<IntervalSampler> sampler;
   if (spec.interval > 0) sampler = std::make_unique<IntervalSampler>(b, spec.interval, out);
+  // Hosts with a CPU model: their use on a 1 ms grid, for per-window figures.
+  std::map<std::string, CpuUsageLog*> cpu_logs;
+  for (Node* n : b.nodes) {
+    if (n->kind() != NodeKind::host) continue;
+    const HostCpu* cpu = static_cast<Host*>(n)->cpu();
+    if (cpu != nullptr) cpu_logs[n->name()] = &sim.add<CpuUsageLog>("cpu-log/" + n->name(), *cpu, kPicosPerMilli,
+                                                                     spec.duration);
+  }
   sim.run_until(spec.duration);
   // TCP counters end with the run (the drain only lets packets land).
   for (const BuiltTcpFlow& f : b.tcp_flows) f.driver->finish();
@@ -491,7 +508,7 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
     if (udp_next) {
       add_udp_flow(out, b.udp_flows[u++]);
     } else {
-      add_tcp_flow(out, b.tcp_flows[t++]);
+      add_tcp_flow(out, b.tcp_flows[t++], cpu_logs);
     }
   }
   for (const BuiltTcpFlow& f : b.tcp_flows) {
@@ -511,6 +528,19 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
     s->set_type(f.filter->type_name());
     s->set_matched(f.filter->matched());
     s->set_dropped(f.filter->dropped());
+  }
+  for (Node* n : b.nodes) {
+    const auto it = cpu_logs.find(n->name());
+    if (n->kind() != NodeKind::host || it == cpu_logs.end()) continue;
+    const CpuTimes used = it->second->used_between(0, spec.duration);
+    const double window = static_cast<double>(spec.duration);
+    auto* s = out.add_cpus();
+    s->set_host(n->name());
+    s->set_utilization_pct(window > 0 ? 100.0 * static_cast<double>(used.total()) / window : 0.0);
+    s->set_user_pct(window > 0 ? 100.0 * static_cast<double>(used[CpuContext::user]) / window : 0.0);
+    s->set_system_pct(window > 0 ? 100.0 * static_cast<double>(used[CpuContext::system]) / window : 0.0);
+    s->set_interrupt_pct(window > 0 ? 100.0 * static_cast<double>(used[CpuContext::interrupt]) / window : 0.0);
+    s->set_work_items(static_cast<Host*>(n)->cpu()->items());
   }
   for (const BuiltNic& n : b.nics) {
     const GroNicCounters& c = n.nic->counters();

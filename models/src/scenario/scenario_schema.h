@@ -17,8 +17,10 @@ inline constexpr std::array<std::string_view, 18> kTopKeys{
 inline constexpr std::array<std::string_view, 6> kTopScalarKeys{"name",     "description", "seed",
                                                                 "seeds",    "duration",    "interval"};
 
-inline constexpr std::array<std::string_view, 7> kHostKeys{"address",   "nic",       "hz",     "clock_ppm",
-                                                           "tx_buffer", "tx_buffer_packets", "profile"};
+inline constexpr std::array<std::string_view, 8> kHostKeys{"address",   "nic",       "hz",     "clock_ppm",
+                                                           "tx_buffer", "tx_buffer_packets", "cpu", "profile"};
+inline constexpr std::array<std::string_view, 7> kCpuKeys{"tick",      "interrupt",  "rx_packet",   "tcp_input",
+                                                          "tx_packet", "tx_segment", "copy_per_kib"};
 inline constexpr std::array<std::string_view, 11> kNicKeys{
     "gro",         "merge_acks", "irq_delay",       "irq_jitter", "irq_min_interval", "idle_wake_delay",
     "idle_after",  "budget",     "per_packet_cost", "ring_size",  "filter_position"};
@@ -49,25 +51,41 @@ inline constexpr std::array<std::string_view, 3> kTcpCcNames{"newreno", "cubic",
 inline constexpr std::array<std::string_view, 2> kNicFilterPositions{"after_gro", "before_gro"};
 inline constexpr std::array<std::string_view, 2> kBooleans{"true", "false"};
 
-// A top-level map of named elements (hosts, links, ...). At most one field of
-// an element is itself a map (`sub_key`: links.queue, filters.match), and at
-// most one is a list (`list_key`: links.ends); neither can be set as a scalar.
+// A field of an element that is itself a map of scalars (hosts.nic,
+// hosts.cpu, links.queue, filters.match).
+struct SubMapSchema {
+  std::string_view key;
+  KeyList keys;
+};
+inline constexpr std::array<SubMapSchema, 2> kHostSubMaps{{{"nic", kNicKeys}, {"cpu", kCpuKeys}}};
+inline constexpr std::array<SubMapSchema, 1> kLinkSubMaps{{{"queue", kQueueKeys}}};
+inline constexpr std::array<SubMapSchema, 1> kFilterSubMaps{{{"match", kMatchKeys}}};
+
+// A top-level map of named elements (hosts, links, ...). Some fields of an
+// element are maps (`sub_maps`), at most one is a list (`list_key`:
+// links.ends); neither can be set as a scalar.
 struct SectionSchema {
   std::string_view name;
   std::string_view element;  // "host", "link", ... for messages
   KeyList keys;
-  std::string_view sub_key;
-  KeyList sub_keys;
+  std::span<const SubMapSchema> sub_maps;
   std::string_view list_key;
+
+  const SubMapSchema* sub_map(std::string_view key) const {
+    for (const auto& m : sub_maps) {
+      if (m.key == key) return &m;
+    }
+    return nullptr;
+  }
 };
 
 inline constexpr std::array<SectionSchema, 6> kSections{{
-    {"hosts", "host", kHostKeys, "nic", kNicKeys, {}},
-    {"switches", "switch", kSwitchKeys, {}, {}, {}},
-    {"hubs", "hub", kHubKeys, {}, {}, {}},
-    {"links", "link", kLinkKeys, "queue", kQueueKeys, "ends"},
-    {"filters", "filter", kFilterKeys, "match", kMatchKeys, {}},
-    {"traffic", "flow", kAnyFlowKeys, {}, {}, {}},
+    {"hosts", "host", kHostKeys, kHostSubMaps, {}},
+    {"switches", "switch", kSwitchKeys, {}, {}},
+    {"hubs", "hub", kHubKeys, {}, {}},
+    {"links", "link", kLinkKeys, kLinkSubMaps, "ends"},
+    {"filters", "filter", kFilterKeys, kFilterSubMaps, {}},
+    {"traffic", "flow", kAnyFlowKeys, {}, {}},
 }};
 
 inline const SectionSchema* find_section(std::string_view name) {

@@ -69,6 +69,8 @@ class Validator {
   void parse_host(const std::string& name, const Field& f);
   void parse_address(const Field& f, HostSpec& h);
   void parse_nic(const Field& f, HostSpec& h);
+  void parse_cpu(const Field& f, HostSpec& h);
+  SourceLoc cpu_tick_loc_;  // where the host being parsed set cpu.tick
   void parse_switch(const std::string& name, const Field& f);
   void parse_hub(const std::string& name, const Field& f);
   void parse_link(const std::string& name, const Field& f);
@@ -196,8 +198,16 @@ void Validator::parse_host(const std::string& name, const Field& f) {
       h.tx_buffer_bytes = r_.size(v, 1, kUnbounded);
     } else if (key == "tx_buffer_packets") {
       h.tx_buffer_packets = r_.integer(v, 1, kUnbounded);
+    } else if (key == "cpu") {
+      parse_cpu(v, h);
     }
   });
+  if (h.cpu.tick > 0 && h.cpu.tick >= kPicosPerSecond / h.hz) {
+    r_.fail_at(cpu_tick_loc_, "hosts." + name + ".cpu.tick",
+               "a hardclock cost of " + format_duration(h.cpu.tick) + " is not shorter than the tick period at hz=" +
+                   std::to_string(h.hz) + " (" + format_duration(kPicosPerSecond / h.hz) +
+                   "): the CPU would do nothing but hardclock");
+  }
   r_.require(f, seen, kRequiredHost);
   spec_.hosts.push_back(std::move(h));
 }
@@ -250,6 +260,18 @@ void Validator::parse_nic(const Field& f, HostSpec& h) {
     }
   });
   h.nic = nic;
+}
+
+void Validator::parse_cpu(const Field& f, HostSpec& h) {
+  // kCpuKeys in the same order: each key sets one cost.
+  static constexpr std::array<SimTime HostCpuCosts::*, kCpuKeys.size()> kCosts{
+      &HostCpuCosts::tick,      &HostCpuCosts::interrupt,  &HostCpuCosts::rx_packet,   &HostCpuCosts::tcp_input,
+      &HostCpuCosts::tx_packet, &HostCpuCosts::tx_segment, &HostCpuCosts::copy_per_kib};
+  r_.visit_fields(f, kCpuKeys, [&](const std::string& key, const Field& v) {
+    const auto i = static_cast<std::size_t>(std::find(kCpuKeys.begin(), kCpuKeys.end(), key) - kCpuKeys.begin());
+    h.cpu.*kCosts[i] = r_.duration(v);
+    if (key == "tick") cpu_tick_loc_ = r_.loc(v);
+  });
 }
 
 void Validator::parse_switch(const std::string& name, const Field& f) {
@@ -692,14 +714,13 @@ void Validator::check_sweep_key(const Field& key, const std::string& path) {
                  "swept (sweep the fields themselves)");
   }
   if (field == section->list_key) r_.fail(key, "'" + element + "." + field + "' is a list and cannot be swept");
-  if (field == section->sub_key) {
+  if (const SubMapSchema* sub = section->sub_map(field)) {
     if (parts.size() != 4) {
-      r_.fail(key,
-              "'" + element + "." + field + "' is a map; sweep one of its fields: " + join_words(section->sub_keys));
+      r_.fail(key, "'" + element + "." + field + "' is a map; sweep one of its fields: " + join_words(sub->keys));
     }
-    if (!contains(section->sub_keys, parts[3])) {
-      r_.fail(key, "unknown " + field + " field '" + parts[3] + "' (fields: " + join_words(section->sub_keys) + ")" +
-                       suggestion(parts[3], section->sub_keys));
+    if (!contains(sub->keys, parts[3])) {
+      r_.fail(key, "unknown " + field + " field '" + parts[3] + "' (fields: " + join_words(sub->keys) + ")" +
+                       suggestion(parts[3], sub->keys));
     }
     return;
   }

@@ -48,6 +48,7 @@ FreeBsdTcpSender::FreeBsdTcpSender(Simulation& sim, std::string name, Host& host
       rexmt_(host.clock(), this, kRexmtTimer),
       delack_(host.clock(), this, kDelackTimer),
       persist_(host.clock(), this, kPersistTimer),
+      cpu_resume_(this, kCpuResume),
       sb_hiwat_(config.sendspace) {
   tp_.hz = timers_.hz;
   tp_.t_rttmin = timers_.rexmit_min;
@@ -79,6 +80,7 @@ std::uint64_t FreeBsdTcpSender::send_buffer_room() const {
 
 std::uint64_t FreeBsdTcpSender::write(std::uint64_t bytes) {
   const std::uint64_t n = std::min(bytes, send_buffer_room());
+  charge_copy(n);
   so_snd_cc_ += n;
   bytes_written_ += n;
   if (state_ == State::established && n > 0) tcp_output();
@@ -87,8 +89,17 @@ std::uint64_t FreeBsdTcpSender::write(std::uint64_t bytes) {
 
 void FreeBsdTcpSender::refill() {
   if (unlimited_ && so_snd_cc_ < sb_hiwat_) {
+    charge_copy(sb_hiwat_ - so_snd_cc_);
     bytes_written_ += sb_hiwat_ - so_snd_cc_;
     so_snd_cc_ = sb_hiwat_;
+  }
+}
+
+// sosend's copy from the application into the send buffer: CPU time that
+// the segments sent after it wait for.
+void FreeBsdTcpSender::charge_copy(std::uint64_t bytes) {
+  if (HostCpu* cpu = host_.cpu()) {
+    cpu->run(static_cast<SimTime>(bytes) * cpu->costs().copy_per_kib / 1024, CpuContext::system);
   }
 }
 
@@ -284,7 +295,7 @@ void FreeBsdTcpSender::transmit(std::uint32_t seq, std::uint32_t len, std::uint8
       ++stats_.retransmitted_segments;
       stats_.retransmitted_bytes += seg;
     }
-    host_.send(p);
+    host_.send(p, off == 0);
     off += seg;
   } while (off < len);
 }
@@ -460,7 +471,19 @@ void FreeBsdTcpSender::tcp_output() {
       if (static_cast<std::int64_t>(so_snd_cc_) <= static_cast<std::int32_t>(tp_.snd_nxt - tp_.snd_una)) return;
       // More data may fit in the window: FreeBSD loops while it can send.
     }
+    if (defer_output_to_cpu()) return;
   }
+}
+
+// The stack runs on the host's CPU: it hands the next packet to the driver
+// only once the CPU has finished the last one, so a CPU-bound sender's
+// unsent data waits in the socket buffer, not in flight (the loop resumes
+// with the window as it is then).
+bool FreeBsdTcpSender::defer_output_to_cpu() {
+  const HostCpu* cpu = host_.cpu();
+  if (cpu == nullptr || cpu->busy_until() <= sim().now()) return false;
+  if (!cpu_resume_.pending()) sim().arm_at(cpu_resume_, cpu->busy_until());
+  return true;
 }
 
 void FreeBsdTcpSender::tcp_do_prr_ack(sackstatus_t sack_changed, std::uint32_t maxseg) {
@@ -669,6 +692,10 @@ void FreeBsdTcpSender::tcp_do_segment(const Packet& p) {
 }
 
 void FreeBsdTcpSender::handle_event(std::uint64_t tag) {
+  if (tag == kCpuResume) {
+    tcp_output();
+    return;
+  }
   if (tag == kDelackTimer) {
     // tcp_timer_delack: the delayed ACK goes out now.
     sync_clock();

@@ -81,6 +81,7 @@ struct Packet {
   SimTime created = 0;              // when the sender handed it to the network
   TcpSegmentInfo tcp{};
   std::int32_t hop_scratch = 0;     // free for the node currently holding the packet
+  SimTime hop_time = 0;             // likewise (a host's CPU: when the packet's work ends)
   Packet* next = nullptr;           // intrusive FIFO link, owned by whoever holds the packet
 
   // Size of the IP datagram: what MTU limits and what filters count.

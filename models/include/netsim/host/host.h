@@ -3,17 +3,25 @@
 //
 // Packet path: endpoint -> send() -> egress filters -> interface channel;
 // channel -> receive() -> [not for us: dropped] -> ingress filters -> endpoint.
+// With a CPU model (set_cpu), send() and the delivery to an endpoint first
+// charge their work (tx_packet/tx_segment, tcp_input) and the packet moves on
+// when that work ends; packets keep their order through the CPU.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "netsim/filter/packet_filter.h"
 #include "netsim/host/endpoint.h"
+#include "netsim/host/host_cpu.h"
 #include "netsim/net/node.h"
+#include "netsim/sim/event_handler.h"
+#include "netsim/sim/packet_queue.h"
 #include "netsim/sim/tick_clock.h"
+#include "netsim/sim/timer.h"
 
 namespace netsim {
 
@@ -29,17 +37,28 @@ struct HostCounters {
   std::uint64_t unroutable = 0;
 };
 
-class Host final : public Node {
+class Host final : public Node, public EventHandler {
  public:
   Host(Simulation& sim, std::string name, NodeId id, std::string address, IpVersion ip_version, int hz);
+  ~Host() override;
 
   const std::string& address() const { return address_; }
   IpVersion ip_version() const { return ip_version_; }
   TickClock& clock() { return clock_; }
 
   // Sends a packet from a local endpoint; fills in the source and IP version.
-  void send(Packet* p);
+  // `first_of_output`: the packet starts what the stack hands to the driver
+  // in one go (a TSO burst's later segments pass false), which the CPU model
+  // charges tx_packet for; every packet is charged tx_segment.
+  void send(Packet* p, bool first_of_output = true);
   void receive(Packet* p, int port) override;
+  void handle_event(std::uint64_t tag) override;
+
+  // Gives the host a CPU with these costs (before traffic starts). Without
+  // one, or with all costs zero, nothing takes CPU time.
+  void set_cpu(const HostCpuCosts& costs);
+  HostCpu* cpu() { return cpu_ ? &*cpu_ : nullptr; }
+  const HostCpu* cpu() const { return cpu_ ? &*cpu_ : nullptr; }
 
   // Registers `e` for (protocol, port). Throws if the port is taken.
   void bind(IpProtocol protocol, std::uint16_t port, Endpoint* e);
@@ -61,7 +80,12 @@ class Host final : public Node {
     std::uint16_t port;
     Endpoint* endpoint;
   };
+  enum Direction : std::int32_t { kOut = 0, kIn = 1 };
   static bool filtered(const std::vector<PacketFilter*>& chain, const Packet& p);
+  void transmit(Packet* p);
+  void deliver(Packet* p);
+  // Queues `p` behind the CPU until `done` (its hop_time), then moves it on.
+  void hold_for_cpu(Packet* p, SimTime done, Direction d);
 
   std::string address_;
   IpVersion ip_version_;
@@ -71,6 +95,9 @@ class Host final : public Node {
   std::vector<PacketFilter*> egress_;
   std::uint16_t next_ephemeral_ = 49152;
   HostCounters counters_;
+  std::optional<HostCpu> cpu_;
+  PacketQueue cpu_queue_;  // packets whose CPU work has not ended, in order
+  Timer cpu_timer_;
 };
 
 }  // namespace netsim

@@ -100,7 +100,9 @@ struct GroReceiveNicConfig {
   // Poll processing time per wire packet (0: the poll takes no simulated
   // time). With a cost the poll takes packets one at a time, so packets that
   // arrive while it runs join the same poll (and its GRO aggregates) until
-  // the ring is empty or the budget is spent.
+  // the ring is empty or the budget is spent. If the host has a CPU model
+  // (Host::set_cpu), this time plus the host's rx_packet cost runs on that
+  // CPU, and a poll started by an interrupt first pays its interrupt cost.
   SimTime per_packet_cost = 0;
   int budget = 64;                    // NAPI weight (virtio-net: 64)
   bool gro = true;                    // ethtool -K gro on

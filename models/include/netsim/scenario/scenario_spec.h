@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "netsim/host/host_cpu.h"
 #include "netsim/sim/data_rate.h"
 #include "netsim/sim/packet.h"
 #include "netsim/sim/time.h"
@@ -57,6 +58,8 @@ struct HostSpec {
   // is the host machine's NIC queue, whose drops the guest's TCP never sees.
   std::optional<std::int64_t> tx_buffer_bytes;
   std::optional<std::int64_t> tx_buffer_packets;
+  // CPU time per event (netsim/host/host_cpu.h); unset or all zero: no CPU model.
+  HostCpuCosts cpu;
 };
 
 struct SwitchSpec {

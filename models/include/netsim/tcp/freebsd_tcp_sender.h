@@ -51,6 +51,7 @@
 #include "netsim/cc/cc_algo.h"
 #include "netsim/host/host.h"
 #include "netsim/sim/tick_clock.h"
+#include "netsim/sim/timer.h"
 #include "netsim/tcp/tcp_timer_params.h"
 #include "netsim/tcp/tcp_trace.h"
 #include "netsim/tcp/tcp_var.h"
@@ -164,7 +165,7 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   }
 
  private:
-  enum TimerTag : std::uint64_t { kRexmtTimer = 1, kDelackTimer = 2, kPersistTimer = 3 };
+  enum TimerTag : std::uint64_t { kRexmtTimer = 1, kDelackTimer = 2, kPersistTimer = 3, kCpuResume = 4 };
 
   // tcp_ts_getticks(): milliseconds of uptime, as cached at the last hardclock.
   std::uint32_t ts_now() const;
@@ -196,6 +197,10 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   void stop_rexmt() { rexmt_.stop(); }
   void sndbuf_autoscale();
   void refill();
+  void charge_copy(std::uint64_t bytes);
+  // With a host CPU model: true (and the rest of tcp_output's loop deferred
+  // to when the CPU is free) if the CPU is still busy with earlier work.
+  bool defer_output_to_cpu();
 
   Host& host_;
   TickClock& clock_;
@@ -209,6 +214,7 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   Callout rexmt_;
   Callout delack_;   // TT_DELACK
   Callout persist_;  // TT_PERSIST
+  Timer cpu_resume_;  // host CPU model: tcp_output continues when the CPU has sent the last packet
   State state_ = State::closed;
 
   std::uint32_t iss_ = 0;
