@@ -234,6 +234,47 @@ TEST_P(Recovery, RecoversParametersFromNetsimsOwnMeasurements) {
 
 INSTANTIATE_TEST_SUITE_P(Methods, Recovery, ::testing::Values("nelder_mead", "levenberg_marquardt"));
 
+// A measured CPU figure as the metric: the receiver's per-packet TCP input
+// cost is recovered from its CPU use (made by netsim with 3 us) at two
+// sender speeds, from a start of 1 us.
+std::string cpu_scenario(const std::string& tcp_input, const std::string& extra) {
+  return R"(
+name: cpu-synthetic
+duration: 1s
+hosts:
+  tx: { address: 10.0.0.1, hz: 1000, cpu: { tx_segment: 20us } }
+  rx: { address: 10.0.0.2, hz: 250, nic: { gro: false }, cpu: { tcp_input: )" +
+         tcp_input + R"( } }
+switches:
+  sw: { buffer: 1MB }
+links:
+  tx-sw: { ends: [tx, sw], rate: 1Gbps, delay: 50us }
+  sw-rx: { ends: [sw, rx], rate: 1Gbps, delay: 50us }
+traffic:
+  flow: { type: tcp, from: tx, to: rx, dst_port: 5201, cc: newreno, tso: false }
+)" + extra;
+}
+
+TEST(Calibration, RecoversACpuCostFromMeasuredCpuUse) {
+  std::ostringstream block;
+  block.precision(17);
+  block << "measured:\n  metric: cpu_receiver_pct\n  keys: { tx: hosts.tx.cpu.tx_segment }\n  cells:\n";
+  for (const char* tx : {"20us", "40us"}) {
+    const ScenarioSpec truth = parse_scenario_text(cpu_scenario("3us", ""), "truth.yaml", {{"hosts.tx.cpu.tx_segment", tx}});
+    const results::RunResult run = run_scenario(truth);
+    ASSERT_TRUE(run.flows(0).has_receiver_cpu_pct());
+    block << "    - { tx: " << tx << ", value: " << run.flows(0).receiver_cpu_pct() << " }\n";
+  }
+  block << "calibrate:\n  parameters:\n    hosts.rx.cpu.tcp_input: { min: 0.1us, max: 10us }\n"
+        << "  method: nelder_mead\n  max_evaluations: 40\n  tolerance: 0.001\n";
+  TempFile f("cpu.yaml", cpu_scenario("1us", block.str()));
+  const CalibrationResult r = run_calibration(f.path(), CalibrationOptions{});
+  ASSERT_EQ(r.fitted.size(), 1u);
+  EXPECT_NEAR(r.fitted[0] / 3e6, 1.0, 0.02) << r.fitted_values[0];  // fitted in picoseconds
+  EXPECT_EQ(r.fitted_count, 2u);
+  EXPECT_LT(r.fitted_mape, 1.0);
+}
+
 TEST(CalibrationReport, SplitsFittedAndPredictedCells) {
   // Three cells; only the 200 Mbit/s one is fitted, on the loss alone.
   const std::string text = udp_scenario("600Mbps", "0.02", R"(

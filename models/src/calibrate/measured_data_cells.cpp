@@ -10,7 +10,7 @@ DataCells cells_from_data(const MeasuredSpec& block, const std::string& block_fi
                           const measure::MeasurementMapping& mapping) {
   if (block.metrics.size() != 1 || block.metrics.front().is_fairness()) {
     throw ScenarioError(SourceLoc{block_file, 0, 0}, "measured",
-                        "measurement files replace a measured block with one throughput metric; this block has " +
+                        "measurement files replace a measured block with one flow metric; this block has " +
                             std::to_string(block.metrics.size()) + " metrics (give the cells in the block instead)");
   }
   const std::string metric = block.metrics.front().metric;
