@@ -28,6 +28,7 @@
 #include "netsim/app/udp_sink.h"
 #include "netsim/app/udp_source.h"
 #include "netsim/filter/nth_drop_filter.h"
+#include "netsim/host/cpu_usage_log.h"
 #include "netsim/host/host.h"
 #include "netsim/net/link.h"
 #include "netsim/net/switch.h"
@@ -331,6 +332,37 @@ TEST(SteadyStateAllocations, Iperf3ReverseTcpPathAllocatesNothing) {
                              "type: tcp, app: iperf3, reverse: true, from: c, to: s, time: 3s, cc: cubic, parallel: 2");
   BuiltScenario b = build_scenario(spec);
   expect_steady_tcp_path_allocates_nothing(b, [](bool) {});
+}
+
+// Hosts with a CPU model: packets held behind the CPU (tx and rx), the
+// FreeBSD sender's deferred output, NIC polls on the CPU, hardclock
+// stretching, and a usage log sampling every millisecond.
+TEST(SteadyStateAllocations, TcpPathWithHostCpusAllocatesNothing) {
+  const ScenarioSpec spec = parse_scenario_text(
+      "name: alloc-cpu\n"
+      "duration: 4s\n"
+      "hosts:\n"
+      "  c: { address: 10.0.0.1, hz: 10000, cpu: { tick: 2us, tx_packet: 2us, tx_segment: 1us, tcp_input: 1us, "
+      "copy_per_kib: 50ns } }\n"
+      "  s: { address: 10.0.0.2, hz: 250, nic: { irq_delay: 20us }, cpu: { interrupt: 3us, rx_packet: 1us, "
+      "tcp_input: 2us, copy_per_kib: 50ns } }\n"
+      "switches:\n"
+      "  r: { buffer: 256KB }\n"
+      "links:\n"
+      "  c-r: { ends: [c, r], rate: 1Gbps, delay: 100us }\n"
+      "  r-s: { ends: [r, s], rate: 1Gbps, delay: 100us }\n"
+      "filters:\n"
+      "  drop: { host: s, type: nth, every: 100, packet: 0, match: { protocol: tcp, dst_port: 5201 } }\n"
+      "traffic:\n"
+      "  t: { type: tcp, app: iperf3, from: c, to: s, time: 3s, length: 1MiB, cc: cubic }\n",
+      "inline.yaml");
+  BuiltScenario b = build_scenario(spec);
+  const HostCpu* cpu = static_cast<Host*>(b.node("c"))->cpu();
+  ASSERT_NE(cpu, nullptr);
+  b.sim->add<CpuUsageLog>("log", *cpu, kPicosPerMilli, 4_s);
+  expect_steady_tcp_path_allocates_nothing(b, [cpu](bool after) {
+    if (after) EXPECT_GT(cpu->items(), 10'000u);
+  });
 }
 
 // The TCP path with the iperf2 application model: two FreeBSD connections
