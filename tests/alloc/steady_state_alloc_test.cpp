@@ -271,14 +271,16 @@ TEST(SteadyStateAllocations, UdpPathThroughSwitchAllocatesNothing) {
 }
 
 // A client c and a server s (a GRO NIC) through a 256 KB router, with the
-// given reporting interval, nth rule and flow (YAML flow-map bodies).
-ScenarioSpec client_server_scenario(const std::string& interval, const std::string& rule, const std::string& flow) {
+// given reporting interval, nth rule and flow (YAML flow-map bodies); extra
+// host keys (", key: value ...") for c and s.
+ScenarioSpec client_server_scenario(const std::string& interval, const std::string& rule, const std::string& flow,
+                                    const std::string& c_extra = ", hz: 1000", const std::string& s_extra = "") {
   return parse_scenario_text("name: alloc\n"
                              "duration: 4s\n"
                              "interval: " + interval + "\n"
                              "hosts:\n"
-                             "  c: { address: 10.0.0.1, hz: 1000 }\n"
-                             "  s: { address: 10.0.0.2, hz: 250, nic: { irq_delay: 20us } }\n"
+                             "  c: { address: 10.0.0.1" + c_extra + " }\n"
+                             "  s: { address: 10.0.0.2, hz: 250, nic: { irq_delay: 20us }" + s_extra + " }\n"
                              "switches:\n"
                              "  r: { buffer: 256KB }\n"
                              "links:\n"
@@ -338,24 +340,11 @@ TEST(SteadyStateAllocations, Iperf3ReverseTcpPathAllocatesNothing) {
 // FreeBSD sender's deferred output, NIC polls on the CPU, hardclock
 // stretching, and a usage log sampling every millisecond.
 TEST(SteadyStateAllocations, TcpPathWithHostCpusAllocatesNothing) {
-  const ScenarioSpec spec = parse_scenario_text(
-      "name: alloc-cpu\n"
-      "duration: 4s\n"
-      "hosts:\n"
-      "  c: { address: 10.0.0.1, hz: 10000, cpu: { tick: 2us, tx_packet: 2us, tx_segment: 1us, tcp_input: 1us, "
-      "copy_per_kib: 50ns } }\n"
-      "  s: { address: 10.0.0.2, hz: 250, nic: { irq_delay: 20us }, cpu: { interrupt: 3us, rx_packet: 1us, "
-      "tcp_input: 2us, copy_per_kib: 50ns } }\n"
-      "switches:\n"
-      "  r: { buffer: 256KB }\n"
-      "links:\n"
-      "  c-r: { ends: [c, r], rate: 1Gbps, delay: 100us }\n"
-      "  r-s: { ends: [r, s], rate: 1Gbps, delay: 100us }\n"
-      "filters:\n"
-      "  drop: { host: s, type: nth, every: 100, packet: 0, match: { protocol: tcp, dst_port: 5201 } }\n"
-      "traffic:\n"
-      "  t: { type: tcp, app: iperf3, from: c, to: s, time: 3s, length: 1MiB, cc: cubic }\n",
-      "inline.yaml");
+  const ScenarioSpec spec = client_server_scenario(
+      "1s", "host: s, type: nth, every: 100, packet: 0, match: { protocol: tcp, dst_port: 5201 }",
+      "type: tcp, app: iperf3, from: c, to: s, time: 3s, length: 1MiB, cc: cubic",
+      ", hz: 10000, cpu: { tick: 2us, tx_packet: 2us, tx_segment: 1us, tcp_input: 1us, copy_per_kib: 50ns }",
+      ", cpu: { interrupt: 3us, rx_packet: 1us, tcp_input: 2us, copy_per_kib: 50ns }");
   BuiltScenario b = build_scenario(spec);
   const HostCpu* cpu = static_cast<Host*>(b.node("c"))->cpu();
   ASSERT_NE(cpu, nullptr);
