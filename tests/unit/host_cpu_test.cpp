@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "netsim/app/iperf3_from_result.h"
 #include "netsim/host/cpu_usage_log.h"
 #include "netsim/results/result_writers.h"
 #include "netsim/host/host.h"
@@ -282,6 +283,36 @@ measured:
   const double sim = runs.runs(0).flows(0).sender_cpu_pct();
   EXPECT_GT(sim, 98.0);
   EXPECT_NE(out.find("," + format_double_roundtrip(sim) + ",90,"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace netsim
+
+namespace netsim {
+namespace {
+
+// iperf3's cpu_utilization_percent comes from the hosts' CPU models, each
+// side over its own test window; a host without one reports nothing (zeros).
+TEST(CpuScenario, Iperf3ReportsEachSidesCpu) {
+  std::string text = cpu_bound_scenario("{ tx_segment: 20us }", false);
+  text.replace(text.find("type: tcp, from"), 15, "type: tcp, app: iperf3, time: 2s, length: 1MiB, from");
+  const results::RunResult r = run_scenario(parse_scenario_text(text, "cpu.yaml"));
+  ASSERT_EQ(r.iperf3_size(), 1);
+  const results::Iperf3Result& i = r.iperf3(0);
+  ASSERT_TRUE(i.has_client_cpu());
+  ASSERT_TRUE(i.has_server_cpu());
+  EXPECT_GT(i.client_cpu().total(), 98.0);  // the CPU-bound sender
+  EXPECT_DOUBLE_EQ(i.client_cpu().total(), i.client_cpu().user() + i.client_cpu().system());
+  EXPECT_NEAR(i.client_cpu().total(), r.flows(0).sender_cpu_pct(), 0.5);
+  EXPECT_GT(i.server_cpu().total(), 1.0);
+  EXPECT_LT(i.server_cpu().total(), 5.0);
+  const app::Iperf3Test t = app::iperf3_test_from_result(i, 1);
+  EXPECT_DOUBLE_EQ(t.client_cpu_total, i.client_cpu().total());
+  EXPECT_DOUBLE_EQ(t.server_cpu_system, i.server_cpu().system());
+
+  text.replace(text.find("cpu: { tcp_input: 1us }"), 23, "clock_ppm: 0");
+  const results::RunResult no_cpu = run_scenario(parse_scenario_text(text, "cpu.yaml"));
+  EXPECT_FALSE(no_cpu.iperf3(0).has_server_cpu());
 }
 
 }  // namespace

@@ -33,6 +33,13 @@ Iperf3Test iperf3_test_from_result(const results::Iperf3Result& r, std::uint64_t
   Iperf3Test t;
   // The modelled client: FreeBSD, or the Linux receiver for -R.
   t.reverse = r.reverse();
+  // Each side's CPU (zeros for a host without a CPU model).
+  t.client_cpu_total = r.client_cpu().total();
+  t.client_cpu_user = r.client_cpu().user();
+  t.client_cpu_system = r.client_cpu().system();
+  t.server_cpu_total = r.server_cpu().total();
+  t.server_cpu_user = r.server_cpu().user();
+  t.server_cpu_system = r.server_cpu().system();
   t.system_info = t.reverse ? "Linux receiver 5.15.0-91-generic #101-Ubuntu SMP Tue Nov 14 13:30:08 UTC 2023 x86_64"
                             : "FreeBSD sender 15.0-CURRENT FreeBSD 15.0-CURRENT amd64";
   t.cookie = make_cookie(seed, r.flow());

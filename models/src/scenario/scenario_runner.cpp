@@ -35,6 +35,9 @@ std::string format_seconds(SimTime t) {
   return buf;
 }
 
+// Hosts with a CPU model -> their usage logs.
+using CpuLogs = std::map<std::string, CpuUsageLog*>;
+
 double mbps(std::uint64_t bytes, SimTime span) {
   return span > 0 ? static_cast<double>(bytes) * 8.0 / to_seconds(span) / 1e6 : 0.0;
 }
@@ -168,7 +171,7 @@ void add_udp_flow(results::RunResult& out, const BuiltUdpFlow& f) {
 // Counters frozen at the end of the flow's window [start, min(stop, duration));
 // the receiver's throughput over the receiving application's own span if it
 // has one (an iperf3 server's), as iperf3 reports it.
-void add_tcp_flow(results::RunResult& out, const BuiltTcpFlow& f, const std::map<std::string, CpuUsageLog*>& cpu_logs) {
+void add_tcp_flow(results::RunResult& out, const BuiltTcpFlow& f, const CpuLogs& cpu_logs) {
   const TcpFlowCounters c = f.driver->counters();
   const SimTime span = f.driver->end() - f.driver->start();
   const SimTime receive_span = c.receive_span > 0 ? c.receive_span : span;
@@ -213,6 +216,20 @@ const std::string& host_address(const ScenarioSpec& spec, const std::string& nam
 // An iperf3 test's record with what both directions fill alike: the flow,
 // the client's and the server's hosts, the server port and the -C -l -t -i
 // settings.
+// iperf3's cpu_util of a side over its test window, from its host's CPU
+// model (nothing without one).
+void set_iperf3_cpu(results::Iperf3Cpu* (results::Iperf3Result::*field)(), results::Iperf3Result& r,
+                    const CpuLogs& cpu_logs, const std::string& host, SimTime from, SimTime to) {
+  const auto it = cpu_logs.find(host);
+  if (it == cpu_logs.end() || to <= from) return;
+  const CpuTimes used = it->second->used_between(from, to);
+  const double span = static_cast<double>(to - from);
+  results::Iperf3Cpu* c = (r.*field)();
+  c->set_total(100.0 * static_cast<double>(used.total()) / span);
+  c->set_user(100.0 * static_cast<double>(used[CpuContext::user]) / span);
+  c->set_system(100.0 * static_cast<double>(used[CpuContext::system] + used[CpuContext::interrupt]) / span);
+}
+
 results::Iperf3Result* add_iperf3_test(results::RunResult& out, const ScenarioSpec& spec, const BuiltTcpFlow& f,
                                        const std::string& client_host, const std::string& server_host) {
   auto* r = out.add_iperf3();
@@ -253,10 +270,12 @@ void add_iperf3_interval(results::Iperf3Stream* s, const app::Iperf3IntervalSamp
 // connection. Intervals come from the client's stats timer; the server's
 // reads are sampled at the same instants, and its last interval runs on until
 // it reads TEST_END, so that the intervals sum to its totals.
-void add_iperf3(results::RunResult& out, const ScenarioSpec& spec, const BuiltTcpFlow& f) {
+void add_iperf3(results::RunResult& out, const ScenarioSpec& spec, const BuiltTcpFlow& f, const CpuLogs& cpu_logs) {
   const app::Iperf3Client& client = *f.iperf3_client;
   const app::Iperf3Server& server = *f.iperf3_server;
   results::Iperf3Result* r = add_iperf3_test(out, spec, f, f.spec->from, f.spec->to);
+  set_iperf3_cpu(&results::Iperf3Result::mutable_client_cpu, *r, cpu_logs, f.spec->from, client.start(), client.end());
+  set_iperf3_cpu(&results::Iperf3Result::mutable_server_cpu, *r, cpu_logs, f.spec->to, server.start(), server.end());
   r->set_control_port(client.control().local_port());
   r->set_mss(client.control().tcpcb().t_maxseg);  // iperf3's ctrl_sck_mss: TCP_MAXSEG of the control connection
   r->set_test_start_s(to_seconds(client.start()));
@@ -291,11 +310,14 @@ void add_iperf3(results::RunResult& out, const ScenarioSpec& spec, const BuiltTc
 // with the server's writes and TCP_INFO sampled at the same instants; the
 // server's last interval runs on until it reads TEST_END, so that its
 // intervals sum to its totals.
-void add_iperf3_reverse(results::RunResult& out, const ScenarioSpec& spec, const BuiltTcpFlow& f) {
+void add_iperf3_reverse(results::RunResult& out, const ScenarioSpec& spec, const BuiltTcpFlow& f,
+                        const CpuLogs& cpu_logs) {
   const app::Iperf3ReverseClient& client = *f.iperf3_reverse_client;
   const app::Iperf3ReverseServer& server = *f.iperf3_reverse_server;
   results::Iperf3Result* r = add_iperf3_test(out, spec, f, f.spec->to, f.spec->from);
   r->set_reverse(true);
+  set_iperf3_cpu(&results::Iperf3Result::mutable_client_cpu, *r, cpu_logs, f.spec->to, client.start(), client.end());
+  set_iperf3_cpu(&results::Iperf3Result::mutable_server_cpu, *r, cpu_logs, f.spec->from, server.start(), server.end());
   r->set_control_port(client.control().port());
   // ctrl_sck_mss: TCP_MAXSEG of the (Linux) client's control connection.
   const tcp::LinuxTcpReceiver::ConnId control = client.control_connection();
@@ -479,7 +501,7 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
   std::unique_ptr<IntervalSampler> sampler;
   if (spec.interval > 0) sampler = std::make_unique<IntervalSampler>(b, spec.interval, out);
   // Hosts with a CPU model: their use on a 1 ms grid, for per-window figures.
-  std::map<std::string, CpuUsageLog*> cpu_logs;
+  CpuLogs cpu_logs;
   for (Node* n : b.nodes) {
     if (n->kind() != NodeKind::host) continue;
     const HostCpu* cpu = static_cast<Host*>(n)->cpu();
@@ -512,8 +534,8 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
     }
   }
   for (const BuiltTcpFlow& f : b.tcp_flows) {
-    if (f.iperf3_client != nullptr) add_iperf3(out, spec, f);
-    if (f.iperf3_reverse_client != nullptr) add_iperf3_reverse(out, spec, f);
+    if (f.iperf3_client != nullptr) add_iperf3(out, spec, f, cpu_logs);
+    if (f.iperf3_reverse_client != nullptr) add_iperf3_reverse(out, spec, f, cpu_logs);
     if (f.iperf2_client != nullptr) add_iperf2(out, spec, f);
   }
   for (std::size_t i = 0; i < b.links.size(); ++i) {
