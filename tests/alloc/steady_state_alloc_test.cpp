@@ -350,7 +350,9 @@ TEST(SteadyStateAllocations, TcpPathWithHostCpusAllocatesNothing) {
   ASSERT_NE(cpu, nullptr);
   b.sim->add<CpuUsageLog>("log", *cpu, kPicosPerMilli, 4_s);
   expect_steady_tcp_path_allocates_nothing(b, [cpu](bool after) {
-    if (after) EXPECT_GT(cpu->items(), 10'000u);
+    if (after) {
+      EXPECT_GT(cpu->items(), 10'000u);
+    }
   });
 }
 
