@@ -24,7 +24,9 @@
 #include <vector>
 
 #include "netsim/app/iperf3_control_channel.h"
+#include "netsim/app/iperf3_data_streams.h"
 #include "netsim/app/iperf3_messages.h"
+#include "netsim/app/iperf3_sending_streams.h"
 #include "netsim/sim/event_handler.h"
 #include "netsim/sim/simulation.h"
 #include "netsim/tcp/freebsd_tcp_sender.h"
@@ -38,35 +40,6 @@ struct Iperf3ClientConfig {
   SimTime interval = 1'000'000'000'000;   // -i (0: no interval statistics)
   std::uint64_t blksize = 131072;         // -l: bytes per write
   std::string congestion;                 // -C ("" = not given)
-};
-
-// One stream's statistics over one reporting interval, as iperf3's
-// stats_callback takes them: bytes of completed writes, retransmissions and
-// the TCP_INFO readings at the interval's end. `bytes_read` is the server's
-// reads of the stream over the same interval (see Iperf3Client::set_read_counter).
-struct Iperf3IntervalSample {
-  SimTime start = 0;  // absolute simulated times
-  SimTime end = 0;
-  std::uint64_t bytes_written = 0;
-  std::uint64_t bytes_read = 0;
-  std::uint64_t retransmits = 0;
-  std::uint32_t snd_cwnd = 0;
-  std::uint32_t snd_wnd = 0;
-  std::uint32_t rtt_us = 0;
-  std::uint32_t rttvar_us = 0;
-};
-
-// The sender side of one data connection over the test, its cookie excluded.
-struct Iperf3SenderCounters {
-  std::uint64_t segments_sent = 0;  // data segments, retransmissions included (no SYNs, no cookie)
-  std::uint64_t bytes_sent = 0;     // payload bytes, retransmissions included
-  std::uint64_t bytes_acked = 0;
-  std::uint64_t retransmits = 0;
-  std::uint64_t rto_count = 0;
-  std::uint64_t recovery_episodes = 0;
-  std::uint32_t cwnd = 0;
-  std::uint32_t srtt_us = 0;
-  std::uint64_t bytes_written = 0;  // whole -l blocks written within the test window
 };
 
 class Iperf3Client final : public Component, public EventHandler {
