@@ -183,7 +183,7 @@ BuiltTcpFlow build_reverse_iperf3(Simulation& sim, const ScenarioSpec& spec, con
   auto& server = sim.add<app::Iperf3ReverseServer>(fl.name + "/iperf3-server", client.control_channel(), fl.length,
                                                    freebsd_cc_module(fl.cc), server_control,
                                                    server_streams);
-  client.set_sender_sampler([&server](int i) { return server.sample(i); });
+  client.set_server_streams(server.data_streams());
   auto& flow = sim.add<Iperf3ReverseTcpFlow>(fl.name + "/iperf3", client, server);
   BuiltTcpFlow built{&fl, server_streams.front(), server_streams, nullptr, &flow};
   built.iperf3_reverse_client = &client;
@@ -531,7 +531,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     scfg.control_port = control.local_port();
     for (const tcp::FreeBsdTcpSender* st : streams) scfg.stream_ports.push_back(st->local_port());
     auto& server = sim.add<app::Iperf3Server>(fl.name + "/iperf3-server", *l.rx, client.control_channel(), scfg);
-    client.set_read_counter([&server](int i) { return server.bytes_read(i); });
+    client.set_server_streams(server.data_streams());
     auto& flow = sim.add<Iperf3TcpFlow>(fl.name + "/iperf3", client, server);
     l.servers->push_back(&server);
     BuiltTcpFlow built{&fl, streams.front(), streams, l.rx, &flow, &client, &server};
