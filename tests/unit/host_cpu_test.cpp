@@ -13,7 +13,10 @@
 #include "netsim/results/result_writers.h"
 #include "netsim/host/host.h"
 #include "netsim/host/host_cpu.h"
+#include "netsim/app/iperf3_client.h"
+#include "netsim/app/iperf3_server.h"
 #include "netsim/scenario/measured_comparison.h"
+#include "netsim/scenario/scenario_builder.h"
 #include "netsim/scenario/scenario_loader.h"
 #include "netsim/scenario/scenario_runner.h"
 #include "netsim/sim/simulation.h"
@@ -313,6 +316,36 @@ TEST(CpuScenario, Iperf3ReportsEachSidesCpu) {
   text.replace(text.find("cpu: { tcp_input: 1us }"), 23, "clock_ppm: 0");
   const results::RunResult no_cpu = run_scenario(parse_scenario_text(text, "cpu.yaml"));
   EXPECT_FALSE(no_cpu.iperf3(0).has_server_cpu());
+}
+
+}  // namespace
+}  // namespace netsim
+
+namespace netsim {
+namespace {
+
+double json_number(const std::string& json, const std::string& key) {
+  const std::size_t at = json.find("\"" + key + "\":");
+  if (at == std::string::npos) return -1;
+  return std::stod(json.substr(at + key.size() + 3));
+}
+
+// The results messages on the control connection carry the same CPU
+// figures (iperf3's cpu_util over the test), not the fixed ones.
+TEST(CpuScenario, Iperf3ResultsMessagesCarryTheModelledCpu) {
+  std::string text = cpu_bound_scenario("{ tx_segment: 20us }", false);
+  text.replace(text.find("type: tcp, from"), 15, "type: tcp, app: iperf3, time: 2s, length: 1MiB, from");
+  const ScenarioSpec spec = parse_scenario_text(text, "cpu.yaml");
+  BuiltScenario b = build_scenario(spec);
+  b.sim->run_until(spec.duration);
+  const std::string client = b.tcp_flows[0].iperf3_client->results_json();
+  EXPECT_GT(json_number(client, "cpu_util_total"), 98.0) << client;
+  EXPECT_LE(json_number(client, "cpu_util_total"), 100.0) << client;
+  EXPECT_EQ(json_number(client, "cpu_util_user"), 0.0) << client;
+  const std::string server = b.tcp_flows[0].iperf3_server->results_json();
+  EXPECT_GT(json_number(server, "cpu_util_total"), 1.0) << server;
+  EXPECT_LT(json_number(server, "cpu_util_total"), 5.0) << server;
+  EXPECT_DOUBLE_EQ(json_number(server, "cpu_util_total"), json_number(server, "cpu_util_system")) << server;
 }
 
 }  // namespace

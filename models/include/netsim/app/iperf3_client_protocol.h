@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "netsim/app/iperf3_control_channel.h"
+#include "netsim/app/iperf3_cpu_meter.h"
 #include "netsim/app/iperf3_data_streams.h"
 #include "netsim/sim/event_handler.h"
 #include "netsim/sim/simulation.h"
@@ -103,8 +104,11 @@ class Iperf3ClientProtocol : public Component, public EventHandler {
     // end_time is where the streams' last interval ends (they all end
     // together): the test's end once it has ended.
     const std::vector<Iperf3IntervalSample>& s = intervals_.front().samples;
-    return iperf3_side_results_json(streams_, kIperf3ClientCpu, (s.empty() ? end_ : s.back().end) - start_);
+    return iperf3_side_results_json(streams_, cpu_meter_.figures(kIperf3ClientCpu),
+                                    (s.empty() ? end_ : s.back().end) - start_);
   }
+  // The client host's CPU model, for cpu_util in the results (none: fixed figures).
+  void set_host_cpu(const HostCpu* cpu) { cpu_meter_.set_cpu(cpu); }
 
  protected:
   // `streams` has at least one stream; `reverse` is -R, as the parameters
@@ -193,6 +197,7 @@ class Iperf3ClientProtocol : public Component, public EventHandler {
     started_ = true;
     start_ = sim().now();
     end_ = start_ + config_.time;
+    cpu_meter_.start(sim().now());
     if (config_.run_end > 0) end_ = std::min(end_, config_.run_end);
     // The test timer is created before the interval timer: at the same
     // instant it runs first, and the last interval is taken by end_test.
@@ -227,6 +232,7 @@ class Iperf3ClientProtocol : public Component, public EventHandler {
     }
     streams_.stop();
     ended_ = true;
+    cpu_meter_.stop(sim().now());
   }
 
   // Stream i's cumulative figures now, both sides'.
@@ -268,6 +274,7 @@ class Iperf3ClientProtocol : public Component, public EventHandler {
   Iperf3ControlChannel channel_;
   std::function<void(int, Iperf3IntervalSample&)> server_figures_;
   std::string parameters_json_;
+  Iperf3CpuMeter cpu_meter_;  // cpu_util for the results message
   SimTime start_ = 0;
   SimTime end_ = 0;
   bool started_ = false;

@@ -11,6 +11,7 @@
 // stays a plain member call of the concrete streams.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <concepts>
 #include <cstdint>
@@ -58,11 +59,11 @@ concept Iperf3DataStreams = requires(S& s, const S& cs, int i, Iperf3IntervalSam
   cs.describe_results(m);
 };
 
-// send_results of one side: its CPU figures (kIperf3ClientCpu or
-// kIperf3ServerCpu), its streams' totals, and every stream's end time `span`
+// send_results of one side: its CPU figures (Iperf3CpuMeter: total, user,
+// system), its streams' totals, and every stream's end time `span`
 // after its start, in iperf3's microseconds (struct iperf_time).
 template <Iperf3DataStreams Streams>
-std::string iperf3_side_results_json(const Streams& streams, const double (&cpu)[3], SimTime span) {
+std::string iperf3_side_results_json(const Streams& streams, const std::array<double, 3>& cpu, SimTime span) {
   Iperf3ResultsMessage m;
   m.cpu_util_total = cpu[0];
   m.cpu_util_user = cpu[1];

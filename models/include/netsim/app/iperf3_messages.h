@@ -52,10 +52,10 @@ struct Iperf3ResultsMessage {
   std::vector<Iperf3StreamResultsEntry> streams;
 };
 
-// CPU figures for the results messages. netsim has no CPU model; these are
-// representative readings (percent, as doubles that print with 17
-// significant digits, like real ones) so that the messages have a realistic
-// length.
+// CPU figures for the results messages of a side whose host has no CPU
+// model (Iperf3CpuMeter): representative readings (percent, as doubles that
+// print with 17 significant digits, like real ones) so that the messages
+// have a realistic length.
 inline constexpr double kIperf3ClientCpu[3] = {8.3671902377312479, 0.30214617283582913, 8.0650440648954188};
 inline constexpr double kIperf3ServerCpu[3] = {12.615733861016395, 0.87146410462739706, 11.744269756388998};
 

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "netsim/app/iperf3_control_channel.h"
+#include "netsim/app/iperf3_cpu_meter.h"
 #include "netsim/app/iperf3_data_streams.h"
 #include "netsim/sim/simulation.h"
 
@@ -52,7 +53,11 @@ class Iperf3ServerProtocol : public Component {
   int stream_count() const { return streams_.count(); }
   const Streams& data_streams() const { return streams_; }
   // The results JSON this server writes (its length is what goes on the wire).
-  std::string results_json() const { return iperf3_side_results_json(streams_, kIperf3ServerCpu, end_ - start_); }
+  std::string results_json() const {
+    return iperf3_side_results_json(streams_, cpu_meter_.figures(kIperf3ServerCpu), end_ - start_);
+  }
+  // The server host's CPU model, for cpu_util in the results (none: fixed figures).
+  void set_host_cpu(const HostCpu* cpu) { cpu_meter_.set_cpu(cpu); }
 
  protected:
   // `channel` is the client's: this server reads to_server and writes to_client.
@@ -117,6 +122,7 @@ class Iperf3ServerProtocol : public Component {
     write_state(Iperf3State::test_start);
     start_ = end_ = sim().now();
     streams_.begin_test();
+    cpu_meter_.start(sim().now());
     running_ = true;
     write_state(Iperf3State::test_running);
     streams_.start();
@@ -128,6 +134,7 @@ class Iperf3ServerProtocol : public Component {
     streams_.stop();
     running_ = false;
     ended_ = true;
+    cpu_meter_.stop(sim().now());
   }
 
   void write_state(Iperf3State s) {
@@ -138,6 +145,7 @@ class Iperf3ServerProtocol : public Component {
   Streams streams_;
   std::vector<std::uint64_t> cookie_left_;  // per stream
   int streams_ready_ = 0;
+  Iperf3CpuMeter cpu_meter_;  // cpu_util for the results message
   SimTime start_ = 0;
   SimTime end_ = 0;
   bool running_ = false;
