@@ -48,6 +48,13 @@ expect t1-csv 0 '^hz,cc,every,seed,sender_mbps,receiver_mbps,retransmits,measure
 hzsweep=$src/scenarios/d46046-hz-sweep.yaml
 expect hz-sweep-validate 0 'ok \(8 runs\)' '' -- "$netsim" validate "$hzsweep"
 expect hz-sweep-csv 0 '^100000,50,1,[0-9.]+,[0-9.]+,[0-9]+,547,' '' -- "$netsim" run "$hzsweep" --format csv -j 2
+# A host CPU from the command line: the cpus: table; an impossible hardclock
+# cost is an error naming the field, with a non-zero exit.
+tcpbulk=$src/scenarios/tcp-bulk-nth.yaml
+expect cpu-table 0 '^  sender +[0-9.]+ +0\.00 +[0-9.]+ +0\.00 ' '' -- "$netsim" run "$tcpbulk" --set duration=2s \
+  --set 'hosts.sender.cpu={tx_segment: 20us}'
+expect cpu-bad-tick 3 '' "^--set hosts.sender.cpu={tick: 1ms}: error: field 'hosts.sender.cpu.tick'.*not shorter than the tick period at hz=1000" -- \
+  "$netsim" run "$tcpbulk" --set 'hosts.sender.cpu={tick: 1ms}'
 
 # A sweep writes one CSV row per cell (8 cells, one flow each) plus the header.
 "$netsim" run "$sweep" --format csv -j 2 >"$work/sweep.csv" 2>/dev/null

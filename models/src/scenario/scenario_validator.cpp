@@ -70,7 +70,7 @@ class Validator {
   void parse_address(const Field& f, HostSpec& h);
   void parse_nic(const Field& f, HostSpec& h);
   void parse_cpu(const Field& f, HostSpec& h);
-  SourceLoc cpu_tick_loc_;  // where the host being parsed set cpu.tick
+  std::optional<Field> cpu_tick_;  // the host being parsed's cpu.tick (file, profile or --set)
   void parse_switch(const std::string& name, const Field& f);
   void parse_hub(const std::string& name, const Field& f);
   void parse_link(const std::string& name, const Field& f);
@@ -185,6 +185,7 @@ void Validator::parse_host(const std::string& name, const Field& f) {
   HostSpec h;
   h.name = name;
   h.loc = r_.loc(f.key);
+  cpu_tick_.reset();
   const auto seen = r_.visit_fields(f, kHostKeys, [&](const std::string& key, const Field& v) {
     if (key == "address") {
       parse_address(v, h);
@@ -203,10 +204,9 @@ void Validator::parse_host(const std::string& name, const Field& f) {
     }
   });
   if (h.cpu.tick > 0 && h.cpu.tick >= kPicosPerSecond / h.hz) {
-    r_.fail_at(cpu_tick_loc_, "hosts." + name + ".cpu.tick",
-               "a hardclock cost of " + format_duration(h.cpu.tick) + " is not shorter than the tick period at hz=" +
-                   std::to_string(h.hz) + " (" + format_duration(kPicosPerSecond / h.hz) +
-                   "): the CPU would do nothing but hardclock");
+    r_.fail(*cpu_tick_, "a hardclock cost of " + format_duration(h.cpu.tick) +
+                            " is not shorter than the tick period at hz=" + std::to_string(h.hz) + " (" +
+                            format_duration(kPicosPerSecond / h.hz) + "): the CPU would do nothing but hardclock");
   }
   r_.require(f, seen, kRequiredHost);
   spec_.hosts.push_back(std::move(h));
@@ -270,7 +270,7 @@ void Validator::parse_cpu(const Field& f, HostSpec& h) {
   r_.visit_fields(f, kCpuKeys, [&](const std::string& key, const Field& v) {
     const auto i = static_cast<std::size_t>(std::find(kCpuKeys.begin(), kCpuKeys.end(), key) - kCpuKeys.begin());
     h.cpu.*kCosts[i] = r_.duration(v);
-    if (key == "tick") cpu_tick_loc_ = r_.loc(v);
+    if (key == "tick") cpu_tick_.emplace(v);
   });
 }
 
