@@ -50,7 +50,7 @@ with open(sys.argv[1], newline="", encoding="utf-8") as f:
 expected = ["key", "run_index", "status", "duration", "filters.drop-every-100.every", "filters.drop-every-100.packet",
             "seed", "scenario", "flow", "kind", "src", "dst", "packets_sent", "bytes_sent", "packets_received",
             "bytes_received", "packets_lost", "loss_pct", "sender_mbps", "receiver_mbps", "retransmits", "rto_count",
-            "recovery_episodes", "final_cwnd", "srtt_us", "sim_time_s", "events", "wall_time_s", "error"]
+            "recovery_episodes", "final_cwnd", "srtt_us", "sender_cpu_pct", "receiver_cpu_pct", "sim_time_s", "events", "wall_time_s", "error"]
 assert list(rows[0].keys()) == expected, list(rows[0].keys())
 assert len(rows) == 8, len(rows)
 failed = [r for r in rows if r["status"] == "failed"]

@@ -317,6 +317,20 @@ results::SweepRecord synthetic(const std::string& cc, int seed, double mbps, boo
   return r;
 }
 
+// The CPU columns: a flow's hosts' CPU use when they have a CPU model, empty otherwise.
+TEST(RecordTables, CpuColumnsAreEmptyWithoutACpuModel) {
+  results::SweepRecord with = synthetic("newreno", 1, 900);
+  with.mutable_result()->mutable_flows(0)->set_sender_cpu_pct(97.5);
+  const results::SweepRecord without = synthetic("newreno", 2, 800);
+  std::stringstream csv;
+  write_records_csv(csv, {with, without});
+  const auto rows = read_csv(csv);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].at("sender_cpu_pct"), "97.5");
+  EXPECT_EQ(rows[0].at("receiver_cpu_pct"), "");
+  EXPECT_EQ(rows[1].at("sender_cpu_pct"), "");
+}
+
 TEST(ResultsSummary, GroupsOverSeeds) {
   const std::vector<results::SweepRecord> recs{synthetic("newreno", 1, 900), synthetic("newreno", 2, 800),
                                                 synthetic("cubic", 1, 100), synthetic("cubic", 2, 0, true),

@@ -24,7 +24,10 @@ std::vector<std::string> flow_fields(const results::RunResult& r, const results:
     v.insert(v.end(), {f->name(), f->kind(), f->src(), f->dst(), u(f->packets_sent()), u(f->bytes_sent()),
                        u(f->packets_received()), u(f->bytes_received()), u(f->packets_lost()), d(f->loss_pct()),
                        d(f->sender_mbps()), d(f->receiver_mbps()), u(f->retransmits()), u(f->rto_count()),
-                       u(f->recovery_episodes()), u(f->final_cwnd()), u(f->srtt_us())});
+                       u(f->recovery_episodes()), u(f->final_cwnd()), u(f->srtt_us()),
+                       // Empty for a host without a CPU model.
+                       f->has_sender_cpu_pct() ? d(f->sender_cpu_pct()) : "",
+                       f->has_receiver_cpu_pct() ? d(f->receiver_cpu_pct()) : ""});
   }
   v.insert(v.end(), {seconds(r.sim_time_ps()), std::to_string(r.events()), format_double_roundtrip(r.wall_time_s())});
   return v;

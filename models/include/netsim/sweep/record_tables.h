@@ -28,6 +28,6 @@ void write_records_csv(std::ostream& out, const std::vector<results::SweepRecord
 inline constexpr const char* kRecordFlowColumns[] = {
     "scenario", "flow", "kind", "src", "dst", "packets_sent", "bytes_sent", "packets_received", "bytes_received",
     "packets_lost", "loss_pct", "sender_mbps", "receiver_mbps", "retransmits", "rto_count", "recovery_episodes",
-    "final_cwnd", "srtt_us", "sim_time_s", "events", "wall_time_s"};
+    "final_cwnd", "srtt_us", "sender_cpu_pct", "receiver_cpu_pct", "sim_time_s", "events", "wall_time_s"};
 
 }  // namespace netsim::sweep
