@@ -37,17 +37,10 @@ CpuTimes CpuUsageLog::at(SimTime t) const {
   return r;
 }
 
-CpuTimes CpuUsageLog::used_between(SimTime from, SimTime to) const {
-  const CpuTimes a = at(from);
-  const CpuTimes b = at(to);
-  CpuTimes r;
-  for (std::size_t c = 0; c < r.by_context.size(); ++c) r.by_context[c] = std::max<SimTime>(0, b.by_context[c] - a.by_context[c]);
-  return r;
-}
+CpuTimes CpuUsageLog::used_between(SimTime from, SimTime to) const { return at(to).since(at(from)); }
 
 double CpuUsageLog::utilization_pct(SimTime from, SimTime to) const {
-  if (to <= from) return 0.0;
-  return 100.0 * static_cast<double>(used_between(from, to).total()) / static_cast<double>(to - from);
+  return to <= from ? 0.0 : cpu_percent(used_between(from, to).total(), to - from);
 }
 
 }  // namespace netsim

@@ -30,12 +30,16 @@ void Host::set_cpu(const HostCpuCosts& costs) {
   }
 }
 
-void Host::hold_for_cpu(Packet* p, SimTime done, Direction d) {
+bool Host::waits_for_cpu(Packet* p, SimTime cost, CpuContext ctx, Direction d) {
+  const SimTime done = cpu_->run(cost, ctx);
+  // Behind packets still waiting, even when its own work is done now: order is kept.
+  if (done <= sim().now() && cpu_queue_.empty()) return false;
   p->hop_time = done;
   p->hop_scratch = d;
   const bool was_empty = cpu_queue_.empty();
   cpu_queue_.push(p);
   if (was_empty) sim().arm_at(cpu_timer_, done);
+  return true;
 }
 
 // The CPU finished the work of the packets at the head of the queue.
@@ -72,11 +76,7 @@ void Host::send(Packet* p, bool first_of_output) {
   if (p->created == 0) p->created = sim().now();
   if (cpu_) {
     const HostCpuCosts& c = cpu_->costs();
-    const SimTime done = cpu_->run((first_of_output ? c.tx_packet : 0) + c.tx_segment, CpuContext::system);
-    if (done > sim().now() || !cpu_queue_.empty()) {
-      hold_for_cpu(p, done, kOut);
-      return;
-    }
+    if (waits_for_cpu(p, (first_of_output ? c.tx_packet : 0) + c.tx_segment, CpuContext::system, kOut)) return;
   }
   transmit(p);
 }
@@ -108,13 +108,7 @@ void Host::receive(Packet* p, int) {
     sim().packets().release(p);
     return;
   }
-  if (cpu_) {
-    const SimTime done = cpu_->run(cpu_->costs().tcp_input, CpuContext::interrupt);
-    if (done > sim().now() || !cpu_queue_.empty()) {
-      hold_for_cpu(p, done, kIn);
-      return;
-    }
-  }
+  if (cpu_ && waits_for_cpu(p, cpu_->costs().tcp_input, CpuContext::interrupt, kIn)) return;
   deliver(p);
 }
 

@@ -108,17 +108,22 @@ void GroReceiveNic::handle_event(std::uint64_t tag) {
   }
 }
 
+// Charges `cost` of poll work to the host's CPU; true if the poll's next
+// step must wait for it (poll_step runs when it ends).
+bool GroReceiveNic::step_waits_for_cpu(HostCpu& cpu, SimTime cost) {
+  const SimTime done = cpu.run(cost, CpuContext::interrupt);
+  if (done <= sim().now()) return false;
+  sim().arm_at(poll_step_timer_, done);
+  return true;
+}
+
 void GroReceiveNic::poll() {
   const bool interrupted = state_ == State::irq_pending;  // not a re-poll from end_poll
   state_ = State::polling;
   ++counters_.polls;
   taken_this_poll_ = 0;
-  if (HostCpu* cpu = host_.cpu(); cpu != nullptr && interrupted) {
-    const SimTime done = cpu->run(cpu->costs().interrupt, CpuContext::interrupt);
-    if (done > sim().now()) {
-      sim().arm_at(poll_step_timer_, done);
-      return;
-    }
+  if (HostCpu* cpu = host_.cpu(); cpu != nullptr && interrupted && step_waits_for_cpu(*cpu, cpu->costs().interrupt)) {
+    return;
   }
   poll_step();
 }
@@ -139,11 +144,7 @@ void GroReceiveNic::poll_step() {
     if (HostCpu* cpu = host_.cpu()) {
       // With a CPU model the poll's time is CPU time, shared with the host's
       // other work (transmits, TCP input).
-      const SimTime done = cpu->run(config_.per_packet_cost + cpu->costs().rx_packet, CpuContext::interrupt);
-      if (done > sim().now()) {
-        sim().arm_at(poll_step_timer_, done);
-        return;
-      }
+      if (step_waits_for_cpu(*cpu, config_.per_packet_cost + cpu->costs().rx_packet)) return;
     } else if (config_.per_packet_cost > 0) {
       sim().arm_in(poll_step_timer_, config_.per_packet_cost);
       return;

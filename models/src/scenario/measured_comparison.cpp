@@ -37,9 +37,9 @@ const results::FlowStats* compared_flow(const results::RunResult& r, const Measu
   return nullptr;
 }
 
-// A flow's value of a measured metric: its throughput at either end, or its
-// retransmitted segments (a udp flow's lost datagrams).
-// The CPU metrics need a CPU model on the host (else the flow has no figure: 0).
+// A flow's value of a measured metric: its throughput at either end, its
+// retransmitted segments (a udp flow's lost datagrams), or the CPU use of its
+// sending or receiving host (0 for a host without a CPU model).
 double flow_metric(const results::FlowStats& f, const std::string& metric) {
   if (metric == "retransmits") return static_cast<double>(f.kind() == "tcp" ? f.retransmits() : f.packets_lost());
   if (metric == "cpu_sender_pct") return f.sender_cpu_pct();

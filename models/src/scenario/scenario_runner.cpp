@@ -1,10 +1,12 @@
 #include "netsim/scenario/scenario_runner.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -213,26 +215,24 @@ const std::string& host_address(const ScenarioSpec& spec, const std::string& nam
   return none;
 }
 
-// An iperf3 test's record with what both directions fill alike: the flow,
-// the client's and the server's hosts, the server port and the -C -l -t -i
-// settings.
-// iperf3's cpu_util of a side over its test window, from its host's CPU
-// model (nothing without one).
-void set_iperf3_cpu(results::Iperf3Cpu* (results::Iperf3Result::*field)(), results::Iperf3Result& r,
-                    const CpuLogs& cpu_logs, const std::string& host, SimTime from, SimTime to) {
-  const auto it = cpu_logs.find(host);
-  if (it == cpu_logs.end() || to <= from) return;
-  const CpuTimes used = it->second->used_between(from, to);
-  const double span = static_cast<double>(to - from);
-  results::Iperf3Cpu* c = (r.*field)();
-  c->set_total(100.0 * static_cast<double>(used.total()) / span);
-  c->set_user(100.0 * static_cast<double>(used[CpuContext::user]) / span);
-  c->set_system(100.0 * static_cast<double>(used[CpuContext::system] + used[CpuContext::interrupt]) / span);
+// iperf3's cpu_util of a side, as its control protocol measured it over its
+// own test.
+void set_iperf3_cpu(results::Iperf3Cpu* c, const std::array<double, 3>& util) {
+  c->set_total(util[0]);
+  c->set_user(util[1]);
+  c->set_system(util[2]);
 }
 
+// An iperf3 test's record with what both directions fill alike: the flow,
+// the client's and the server's hosts, the server port and the -C -l -t -i
+// settings, and each side's CPU.
+template <typename Client, typename Server>
 results::Iperf3Result* add_iperf3_test(results::RunResult& out, const ScenarioSpec& spec, const BuiltTcpFlow& f,
-                                       const std::string& client_host, const std::string& server_host) {
+                                       const std::string& client_host, const std::string& server_host,
+                                       const Client& client, const Server& server) {
   auto* r = out.add_iperf3();
+  if (const auto util = client.cpu_util()) set_iperf3_cpu(r->mutable_client_cpu(), *util);
+  if (const auto util = server.cpu_util()) set_iperf3_cpu(r->mutable_server_cpu(), *util);
   r->set_flow(f.spec->name);
   r->set_client_address(host_address(spec, client_host));
   r->set_server_address(host_address(spec, server_host));
@@ -270,12 +270,10 @@ void add_iperf3_interval(results::Iperf3Stream* s, const app::Iperf3IntervalSamp
 // connection. Intervals come from the client's stats timer; the server's
 // reads are sampled at the same instants, and its last interval runs on until
 // it reads TEST_END, so that the intervals sum to its totals.
-void add_iperf3(results::RunResult& out, const ScenarioSpec& spec, const BuiltTcpFlow& f, const CpuLogs& cpu_logs) {
+void add_iperf3(results::RunResult& out, const ScenarioSpec& spec, const BuiltTcpFlow& f) {
   const app::Iperf3Client& client = *f.iperf3_client;
   const app::Iperf3Server& server = *f.iperf3_server;
-  results::Iperf3Result* r = add_iperf3_test(out, spec, f, f.spec->from, f.spec->to);
-  set_iperf3_cpu(&results::Iperf3Result::mutable_client_cpu, *r, cpu_logs, f.spec->from, client.start(), client.end());
-  set_iperf3_cpu(&results::Iperf3Result::mutable_server_cpu, *r, cpu_logs, f.spec->to, server.start(), server.end());
+  results::Iperf3Result* r = add_iperf3_test(out, spec, f, f.spec->from, f.spec->to, client, server);
   r->set_control_port(client.control().local_port());
   r->set_mss(client.control().tcpcb().t_maxseg);  // iperf3's ctrl_sck_mss: TCP_MAXSEG of the control connection
   r->set_test_start_s(to_seconds(client.start()));
@@ -310,14 +308,11 @@ void add_iperf3(results::RunResult& out, const ScenarioSpec& spec, const BuiltTc
 // with the server's writes and TCP_INFO sampled at the same instants; the
 // server's last interval runs on until it reads TEST_END, so that its
 // intervals sum to its totals.
-void add_iperf3_reverse(results::RunResult& out, const ScenarioSpec& spec, const BuiltTcpFlow& f,
-                        const CpuLogs& cpu_logs) {
+void add_iperf3_reverse(results::RunResult& out, const ScenarioSpec& spec, const BuiltTcpFlow& f) {
   const app::Iperf3ReverseClient& client = *f.iperf3_reverse_client;
   const app::Iperf3ReverseServer& server = *f.iperf3_reverse_server;
-  results::Iperf3Result* r = add_iperf3_test(out, spec, f, f.spec->to, f.spec->from);
+  results::Iperf3Result* r = add_iperf3_test(out, spec, f, f.spec->to, f.spec->from, client, server);
   r->set_reverse(true);
-  set_iperf3_cpu(&results::Iperf3Result::mutable_client_cpu, *r, cpu_logs, f.spec->to, client.start(), client.end());
-  set_iperf3_cpu(&results::Iperf3Result::mutable_server_cpu, *r, cpu_logs, f.spec->from, server.start(), server.end());
   r->set_control_port(client.control().port());
   // ctrl_sck_mss: TCP_MAXSEG of the (Linux) client's control connection.
   const tcp::LinuxTcpReceiver::ConnId control = client.control_connection();
@@ -534,8 +529,8 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
     }
   }
   for (const BuiltTcpFlow& f : b.tcp_flows) {
-    if (f.iperf3_client != nullptr) add_iperf3(out, spec, f, cpu_logs);
-    if (f.iperf3_reverse_client != nullptr) add_iperf3_reverse(out, spec, f, cpu_logs);
+    if (f.iperf3_client != nullptr) add_iperf3(out, spec, f);
+    if (f.iperf3_reverse_client != nullptr) add_iperf3_reverse(out, spec, f);
     if (f.iperf2_client != nullptr) add_iperf2(out, spec, f);
   }
   for (std::size_t i = 0; i < b.links.size(); ++i) {
@@ -555,13 +550,12 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
     const auto it = cpu_logs.find(n->name());
     if (n->kind() != NodeKind::host || it == cpu_logs.end()) continue;
     const CpuTimes used = it->second->used_between(0, spec.duration);
-    const double window = static_cast<double>(spec.duration);
     auto* s = out.add_cpus();
     s->set_host(n->name());
-    s->set_utilization_pct(window > 0 ? 100.0 * static_cast<double>(used.total()) / window : 0.0);
-    s->set_user_pct(window > 0 ? 100.0 * static_cast<double>(used[CpuContext::user]) / window : 0.0);
-    s->set_system_pct(window > 0 ? 100.0 * static_cast<double>(used[CpuContext::system]) / window : 0.0);
-    s->set_interrupt_pct(window > 0 ? 100.0 * static_cast<double>(used[CpuContext::interrupt]) / window : 0.0);
+    s->set_utilization_pct(cpu_percent(used.total(), spec.duration));
+    s->set_user_pct(cpu_percent(used[CpuContext::user], spec.duration));
+    s->set_system_pct(cpu_percent(used[CpuContext::system], spec.duration));
+    s->set_interrupt_pct(cpu_percent(used[CpuContext::interrupt], spec.duration));
     s->set_work_items(static_cast<Host*>(n)->cpu()->items());
   }
   for (const BuiltNic& n : b.nics) {

@@ -70,7 +70,6 @@ class Validator {
   void parse_address(const Field& f, HostSpec& h);
   void parse_nic(const Field& f, HostSpec& h);
   void parse_cpu(const Field& f, HostSpec& h);
-  std::optional<Field> cpu_tick_;  // the host being parsed's cpu.tick (file, profile or --set)
   void parse_switch(const std::string& name, const Field& f);
   void parse_hub(const std::string& name, const Field& f);
   void parse_link(const std::string& name, const Field& f);
@@ -106,6 +105,7 @@ class Validator {
   std::map<std::string, std::string> addresses_;  // binary address -> host name
   std::vector<std::function<void()>> deferred_;   // pass 2, in file order
   int flow_order_ = 0;                            // flows of all types, in file order
+  std::optional<Field> cpu_tick_;                 // the host being parsed's cpu.tick (file, profile or --set)
 };
 
 ScenarioSpec Validator::run(const YAML::Node& root) {

@@ -98,9 +98,7 @@ void FreeBsdTcpSender::refill() {
 // sosend's copy from the application into the send buffer: CPU time that
 // the segments sent after it wait for.
 void FreeBsdTcpSender::charge_copy(std::uint64_t bytes) {
-  if (HostCpu* cpu = host_.cpu()) {
-    cpu->run(static_cast<SimTime>(bytes) * cpu->costs().copy_per_kib / 1024, CpuContext::system);
-  }
+  if (HostCpu* cpu = host_.cpu()) cpu->run_copy(bytes);
 }
 
 void FreeBsdTcpSender::connect() {

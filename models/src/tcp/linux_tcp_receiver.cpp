@@ -424,9 +424,7 @@ void LinuxTcpReceiver::established_input(Conn& c, const Packet& p) {
     c.stats.bytes_delivered += copied;
     // The reader's copy to user space (tcp_recvmsg): CPU time later work
     // waits for; the ACK above has already gone.
-    if (HostCpu* cpu = host_.cpu()) {
-      cpu->run(static_cast<SimTime>(copied) * cpu->costs().copy_per_kib / 1024, CpuContext::system);
-    }
+    if (HostCpu* cpu = host_.cpu()) cpu->run_copy(copied);
     if (on_data_) on_data_(c.id, copied);
     if (c.state != State::free) cleanup_rbuf(c, copied);
   }

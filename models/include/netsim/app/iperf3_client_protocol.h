@@ -26,8 +26,10 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -109,6 +111,9 @@ class Iperf3ClientProtocol : public Component, public EventHandler {
   }
   // The client host's CPU model, for cpu_util in the results (none: fixed figures).
   void set_host_cpu(const HostCpu* cpu) { cpu_meter_.set_cpu(cpu); }
+  // iperf3's cpu_util over this side's test: {total, user, system} percent
+  // (nothing without a CPU model, or before the test has run).
+  std::optional<std::array<double, 3>> cpu_util() const { return cpu_meter_.measured(); }
 
  protected:
   // `streams` has at least one stream; `reverse` is -R, as the parameters
@@ -274,7 +279,7 @@ class Iperf3ClientProtocol : public Component, public EventHandler {
   Iperf3ControlChannel channel_;
   std::function<void(int, Iperf3IntervalSample&)> server_figures_;
   std::string parameters_json_;
-  Iperf3CpuMeter cpu_meter_;  // cpu_util for the results message
+  Iperf3CpuMeter cpu_meter_;  // cpu_util for the results message and the report
   SimTime start_ = 0;
   SimTime end_ = 0;
   bool started_ = false;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 
 #include "netsim/host/host_cpu.h"
 #include "netsim/sim/time.h"
@@ -26,16 +27,18 @@ class Iperf3CpuMeter {
     if (cpu_ != nullptr) at_stop_ = cpu_->used();
     t_stop_ = now;
   }
-  // {total, user, system} in percent; `fallback` without a CPU model or an
-  // empty window.
+  // {total, user, system} in percent over the test; nothing without a CPU
+  // model or before the test has run.
+  std::optional<std::array<double, 3>> measured() const {
+    if (cpu_ == nullptr || t_stop_ <= t_start_) return std::nullopt;
+    const CpuTimes used = at_stop_.since(at_start_);
+    const SimTime span = t_stop_ - t_start_;
+    return std::array<double, 3>{cpu_percent(used.total(), span), cpu_percent(used[CpuContext::user], span),
+                                 cpu_percent(used.kernel(), span)};
+  }
+  // measured(), or `fallback` (the results message's fixed figures).
   std::array<double, 3> figures(const double (&fallback)[3]) const {
-    if (cpu_ == nullptr || t_stop_ <= t_start_) return {fallback[0], fallback[1], fallback[2]};
-    const double span = static_cast<double>(t_stop_ - t_start_);
-    auto pct = [span](SimTime t) { return 100.0 * static_cast<double>(t) / span; };
-    const SimTime user = at_stop_[CpuContext::user] - at_start_[CpuContext::user];
-    const SimTime kernel = (at_stop_[CpuContext::system] + at_stop_[CpuContext::interrupt]) -
-                           (at_start_[CpuContext::system] + at_start_[CpuContext::interrupt]);
-    return {pct(user + kernel), pct(user), pct(kernel)};
+    return measured().value_or(std::array<double, 3>{fallback[0], fallback[1], fallback[2]});
   }
 
  private:

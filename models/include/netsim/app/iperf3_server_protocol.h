@@ -25,7 +25,9 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -58,6 +60,9 @@ class Iperf3ServerProtocol : public Component {
   }
   // The server host's CPU model, for cpu_util in the results (none: fixed figures).
   void set_host_cpu(const HostCpu* cpu) { cpu_meter_.set_cpu(cpu); }
+  // iperf3's cpu_util over this side's test: {total, user, system} percent
+  // (nothing without a CPU model, or before the test has run).
+  std::optional<std::array<double, 3>> cpu_util() const { return cpu_meter_.measured(); }
 
  protected:
   // `channel` is the client's: this server reads to_server and writes to_client.
@@ -145,7 +150,7 @@ class Iperf3ServerProtocol : public Component {
   Streams streams_;
   std::vector<std::uint64_t> cookie_left_;  // per stream
   int streams_ready_ = 0;
-  Iperf3CpuMeter cpu_meter_;  // cpu_util for the results message
+  Iperf3CpuMeter cpu_meter_;  // cpu_util for the results message and the report
   SimTime start_ = 0;
   SimTime end_ = 0;
   bool running_ = false;

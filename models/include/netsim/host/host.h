@@ -84,8 +84,10 @@ class Host final : public Node, public EventHandler {
   static bool filtered(const std::vector<PacketFilter*>& chain, const Packet& p);
   void transmit(Packet* p);
   void deliver(Packet* p);
-  // Queues `p` behind the CPU until `done` (its hop_time), then moves it on.
-  void hold_for_cpu(Packet* p, SimTime done, Direction d);
+  // Charges `cost` to the CPU for `p`. True if `p` now waits for the CPU
+  // (in cpu_queue_ until its work ends, hop_time; handle_event moves it on),
+  // false if it can move on now.
+  bool waits_for_cpu(Packet* p, SimTime cost, CpuContext ctx, Direction d);
 
   std::string address_;
   IpVersion ip_version_;

@@ -20,6 +20,7 @@
 // CPU time used in [a, b) is the work done in it plus (edges in it) * tick.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -53,7 +54,22 @@ struct CpuTimes {
   std::array<SimTime, 3> by_context{};  // indexed by CpuContext
   SimTime total() const { return by_context[0] + by_context[1] + by_context[2]; }
   SimTime operator[](CpuContext c) const { return by_context[static_cast<std::size_t>(c)]; }
+  // The kernel's share as getrusage reports system time: system and interrupt work.
+  SimTime kernel() const { return (*this)[CpuContext::system] + (*this)[CpuContext::interrupt]; }
+  // The use between an earlier reading and this one, per context (never negative).
+  CpuTimes since(const CpuTimes& earlier) const {
+    CpuTimes d;
+    for (std::size_t c = 0; c < d.by_context.size(); ++c) {
+      d.by_context[c] = std::max<SimTime>(0, by_context[c] - earlier.by_context[c]);
+    }
+    return d;
+  }
 };
+
+// CPU time as a percentage of a span of wall time (0 for an empty span).
+inline double cpu_percent(SimTime used, SimTime span) {
+  return span > 0 ? 100.0 * static_cast<double>(used) / static_cast<double>(span) : 0.0;
+}
 
 class HostCpu {
  public:
@@ -67,6 +83,11 @@ class HostCpu {
   // before now). Returns the time the work ends (>= now). cost == 0 returns
   // max(now, end of the queued work) and charges nothing.
   SimTime run(SimTime cost, CpuContext ctx);
+  // Copying `bytes` between user space and a socket buffer (copy_per_kib,
+  // system context); returns when it ends.
+  SimTime run_copy(std::uint64_t bytes) {
+    return run(static_cast<SimTime>(bytes) * costs_.copy_per_kib / 1024, CpuContext::system);
+  }
   // The end of the work queued so far (<= now when the CPU is idle).
   SimTime busy_until() const { return busy_until_; }
 
@@ -74,7 +95,7 @@ class HostCpu {
   // (the unfinished part of queued work is taken off its context) plus every
   // hardclock so far.
   CpuTimes used() const;
-  // Work items run and their total cost so far (scheduled, finished or not).
+  // Work items run so far (scheduled, finished or not; hardclocks not counted).
   std::uint64_t items() const { return items_; }
 
  private:

@@ -178,6 +178,7 @@ class GroReceiveNic final : public Component, public PacketReceiver, public Even
   bool run_filters(const Packet& p);
   void poll();
   void poll_step();
+  bool step_waits_for_cpu(HostCpu& cpu, SimTime cost);
   void end_poll();
   void gro_receive(Packet* skb);
   bool lro_ack(Packet* skb, int held_index);  // merge_acks: true if `skb` was absorbed or is now held
