@@ -29,6 +29,7 @@
 #include "netsim/sim/event_handler.h"
 #include "netsim/sim/simulation.h"
 #include "netsim/tcp/freebsd_tcp_sender.h"
+#include "netsim/tcp/sender_report_fields.h"
 
 namespace netsim::app {
 
@@ -59,17 +60,9 @@ struct Iperf2ClientSample {
 };
 
 // The sender side of one connection (FlowStats): live until the stream's
-// report ends, frozen after.
-struct Iperf2SenderCounters {
-  std::uint64_t segments_sent = 0;  // data segments incl. the header's and retransmissions (no SYNs)
-  std::uint64_t bytes_sent = 0;     // payload bytes incl. the header and retransmissions
-  std::uint64_t bytes_acked = 0;
-  std::uint64_t retransmits = 0;
-  std::uint64_t rto_count = 0;
-  std::uint64_t recovery_episodes = 0;
-  std::uint32_t cwnd = 0;
-  std::uint32_t srtt_us = 0;
-};
+// report ends, frozen after. Its data segments and bytes include the test
+// header's.
+struct Iperf2SenderCounters : tcp::SenderReportCounters {};
 
 // TCP_INFO right after connect() returned (iperf2's tcpinitstats).
 struct Iperf2ConnectInfo {

@@ -10,19 +10,13 @@
 
 #include "netsim/app/iperf3_data_streams.h"
 #include "netsim/tcp/freebsd_tcp_sender.h"
+#include "netsim/tcp/sender_report_fields.h"
 
 namespace netsim::app {
 
-// The sender side of one data connection over the test, its cookie excluded.
-struct Iperf3SenderCounters {
-  std::uint64_t segments_sent = 0;  // data segments, retransmissions included (no SYNs, no cookie)
-  std::uint64_t bytes_sent = 0;     // payload bytes, retransmissions included
-  std::uint64_t bytes_acked = 0;
-  std::uint64_t retransmits = 0;
-  std::uint64_t rto_count = 0;
-  std::uint64_t recovery_episodes = 0;
-  std::uint32_t cwnd = 0;
-  std::uint32_t srtt_us = 0;
+// The sender side of one data connection over the test, its cookie excluded
+// (from the data segments and bytes too).
+struct Iperf3SenderCounters : tcp::SenderReportCounters {
   std::uint64_t bytes_written = 0;  // whole -l blocks written within the test window
 };
 

@@ -24,6 +24,19 @@ inline std::uint64_t data_segments_sent(const FreeBsdTcpSender& tcp) {
 // TSO burst resent after an RTO counts once, however many segments it has).
 inline std::uint64_t report_retransmits(const FreeBsdTcpSender& tcp) { return tcp.stats().retransmitted_packs; }
 
+// A sending application's connection as its report shows it. What the data
+// counts leave out besides SYNs (iperf3's cookie) is the application's.
+struct SenderReportCounters {
+  std::uint64_t segments_sent = 0;  // data segments, retransmissions included (no SYNs)
+  std::uint64_t bytes_sent = 0;     // payload bytes, retransmissions included
+  std::uint64_t bytes_acked = 0;
+  std::uint64_t retransmits = 0;    // report_retransmits
+  std::uint64_t rto_count = 0;
+  std::uint64_t recovery_episodes = 0;
+  std::uint32_t cwnd = 0;           // bytes
+  std::uint32_t srtt_us = 0;
+};
+
 // Copies retransmits, RTOs, recovery episodes, cwnd and srtt into any
 // counters struct with those fields.
 template <typename Counters>
