@@ -272,15 +272,16 @@ TEST(SteadyStateAllocations, UdpPathThroughSwitchAllocatesNothing) {
 
 // A client c and a server s (a GRO NIC) through a 256 KB router, with the
 // given reporting interval, nth rule and flow (YAML flow-map bodies); extra
-// host keys (", key: value ...") for c and s.
+// host keys (", key: value ...") for c and s, and s's receive NIC.
 ScenarioSpec client_server_scenario(const std::string& interval, const std::string& rule, const std::string& flow,
-                                    const std::string& c_extra = ", hz: 1000", const std::string& s_extra = "") {
+                                    const std::string& c_extra = ", hz: 1000", const std::string& s_extra = "",
+                                    const std::string& s_nic = "{ irq_delay: 20us }") {
   return parse_scenario_text("name: alloc\n"
                              "duration: 4s\n"
                              "interval: " + interval + "\n"
                              "hosts:\n"
                              "  c: { address: 10.0.0.1" + c_extra + " }\n"
-                             "  s: { address: 10.0.0.2, hz: 250, nic: { irq_delay: 20us }" + s_extra + " }\n"
+                             "  s: { address: 10.0.0.2, hz: 250, nic: " + s_nic + s_extra + " }\n"
                              "switches:\n"
                              "  r: { buffer: 256KB }\n"
                              "links:\n"
@@ -352,6 +353,23 @@ TEST(SteadyStateAllocations, TcpPathWithHostCpusAllocatesNothing) {
   expect_steady_tcp_path_allocates_nothing(b, [cpu](bool after) {
     if (after) {
       EXPECT_GT(cpu->items(), 10'000u);
+    }
+  });
+}
+
+// T1's receive path as shipped: the box's re(4) moderation in front of the
+// guest's GRO NIC (frames wait in its ring for the one-shot timer).
+TEST(SteadyStateAllocations, TcpPathThroughHostNicModerationAllocatesNothing) {
+  const ScenarioSpec spec = client_server_scenario(
+      "1s", "host: s, type: nth, every: 100, packet: 0, match: { protocol: tcp, dst_port: 5201 }",
+      "type: tcp, app: iperf3, from: c, to: s, time: 3s, length: 1MiB, cc: newreno", ", hz: 1000", "",
+      "{ host_int_rx_mod: 65us, irq_delay: 20us, irq_jitter: 157us }");
+  BuiltScenario b = build_scenario(spec);
+  ASSERT_NE(b.nics.at(0).host_nic, nullptr);
+  const OneShotRxModeration* mod = b.nics.at(0).host_nic;
+  expect_steady_tcp_path_allocates_nothing(b, [mod](bool after) {
+    if (after) {
+      EXPECT_GT(mod->counters().timer_frames, 10'000u);
     }
   });
 }

@@ -11,97 +11,12 @@
 #include "netsim/host/host.h"
 #include "netsim/net/link.h"
 #include "netsim/nic/gro_receive_nic.h"
+#include "receive_path_fixture.h"
 
 namespace netsim {
 namespace {
 
 using namespace netsim::literals;
-
-constexpr std::uint16_t kSport = 40000;
-constexpr std::uint16_t kDport = 5201;
-constexpr std::uint32_t kMss = 1448;
-
-// Records what the host hands to the TCP port.
-struct Sink final : Endpoint {
-  Simulation* sim = nullptr;
-  struct Rx {
-    SimTime t;
-    std::uint32_t seq;
-    std::uint32_t payload;
-    std::uint16_t segments;
-    std::uint16_t src_port;
-    std::uint8_t flags;
-    std::uint32_t ack = 0;
-  };
-  std::vector<Rx> rx;
-  void deliver(Packet* p) override {
-    rx.push_back({sim->now(), p->tcp.seq, p->payload_bytes, p->segments, p->src_port, p->tcp.flags, p->tcp.ack});
-    sim->packets().release(p);
-  }
-};
-
-// Sends copies of template packets at scripted times.
-struct Script final : EventHandler {
-  Simulation& sim;
-  Host& host;
-  std::vector<Packet> tmpl;
-  Script(Simulation& s, Host& h) : sim(s), host(h) {}
-  void at(SimTime t, const Packet& p) {
-    tmpl.push_back(p);
-    sim.schedule_at(t, this, tmpl.size() - 1);
-  }
-  void handle_event(std::uint64_t tag) override { host.send(sim.packets().clone(tmpl[tag])); }
-};
-
-Packet segment(std::uint32_t seq, std::uint32_t len, std::uint8_t flags = tcp_flags::kAck, std::uint32_t tsval = 7,
-               std::uint16_t sport = kSport) {
-  Packet p;
-  p.protocol = IpProtocol::tcp;
-  p.dst = 1;
-  p.src_port = sport;
-  p.dst_port = kDport;
-  p.tcp.seq = seq;
-  p.tcp.ack = 1;
-  p.tcp.window = 1000;
-  p.tcp.flags = flags;
-  p.tcp.ts_present = true;
-  p.tcp.ts_val = tsval;
-  p.tcp.ts_ecr = 3;
-  p.l4_header_bytes = kTcpHeaderBytes + p.tcp.option_bytes();
-  p.payload_bytes = len;
-  return p;
-}
-
-struct GroNet {
-  Simulation sim{1};
-  Host* a;
-  Host* b;
-  Link* link;
-  GroReceiveNic* nic;
-  Sink sink;
-  Script* script = nullptr;
-  explicit GroNet(GroReceiveNicConfig cfg = {}, DataRate rate = 1_Gbps, int hz_b = 250) {
-    a = &sim.add<Host>("a", 0, "10.0.0.1", IpVersion::v4, 1000);
-    b = &sim.add<Host>("b", 1, "10.0.0.2", IpVersion::v4, hz_b);
-    ChannelConfig c;
-    c.rate = rate;
-    c.delay = 5_us;
-    link = &sim.add<Link>("a-b", *a, *b, c, c);
-    a->set_forwarding({-1, 0});
-    b->set_forwarding({0, -1});
-    nic = &sim.add<GroReceiveNic>("b-nic", *b, link->port_at_b(), cfg);
-    nic->attach(link->a_to_b());
-    sink.sim = &sim;
-    b->bind(IpProtocol::tcp, kDport, &sink);
-    script_storage = std::make_unique<Script>(sim, *a);
-    script = script_storage.get();
-  }
-  // Back-to-back segments k = first .. first+n-1 of one flow, all sent at `t`.
-  void burst(SimTime t, std::uint32_t first, std::uint32_t n) {
-    for (std::uint32_t k = first; k < first + n; ++k) script->at(t, segment(k * kMss, kMss));
-  }
-  std::unique_ptr<Script> script_storage;
-};
 
 GroReceiveNicConfig slow_irq() {
   GroReceiveNicConfig c;

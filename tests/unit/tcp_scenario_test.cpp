@@ -219,6 +219,24 @@ TEST(TcpScenario, ReceiveNicCountersAreReported) {
                    static_cast<double>(n.tcp_data_segments()) / static_cast<double>(n.tcp_data_packets()));
 }
 
+// nic.host_int_rx_mod puts the physical NIC's one-shot moderation in front of
+// the receive path: every wire frame passes it, either at once (an RX
+// interrupt) or at a timer expiry, and the bulk flow's bursts make it use both.
+TEST(TcpScenario, HostNicModerationIsInterposedAndCounted) {
+  const auto plain = run_scenario(load_scenario(std::string(NETSIM_SOURCE_DIR) + "/scenarios/tcp-bulk-nth.yaml",
+                                                {{"duration", "2s"}}));
+  EXPECT_EQ(plain.nics(0).host_rx_interrupts(), 0u);
+  const auto r = run_scenario(load_scenario(std::string(NETSIM_SOURCE_DIR) + "/scenarios/tcp-bulk-nth.yaml",
+                                            {{"duration", "2s"}, {"hosts.receiver.nic.host_int_rx_mod", "65us"}}));
+  ASSERT_EQ(r.nics_size(), 1);
+  const auto& n = r.nics(0);
+  EXPECT_EQ(n.host_rx_interrupts() + n.host_timer_frames(), n.wire_packets());
+  EXPECT_GT(n.host_rx_interrupts(), 0u);
+  EXPECT_GT(n.host_timer_frames(), n.host_rx_interrupts()) << "bursts: most frames wait for the timer";
+  EXPECT_GE(n.host_timer_interrupts(), n.host_rx_interrupts() - 1);
+  EXPECT_LE(n.host_timer_interrupts(), n.host_rx_interrupts());
+}
+
 }  // namespace
 }  // namespace netsim
 

@@ -324,8 +324,14 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
       const bool at_a = l.end_a == h.name;
       auto& nic = sim.add<GroReceiveNic>(h.name + "/nic/" + l.name, *host, at_a ? link.port_at_a() : link.port_at_b(),
                                          nic_config(*h.nic));
-      nic.attach(at_a ? link.b_to_a() : link.a_to_b());
-      b.nics.push_back({&h, &l, &nic});
+      Channel& in = at_a ? link.b_to_a() : link.a_to_b();
+      nic.attach(in);
+      OneShotRxModeration* host_nic = nullptr;
+      if (h.nic->host_int_rx_mod > 0) {
+        host_nic = &sim.add<OneShotRxModeration>(h.name + "/host-nic/" + l.name, h.nic->host_int_rx_mod);
+        host_nic->attach(in);
+      }
+      b.nics.push_back({&h, &l, &nic, host_nic});
     }
   }
 

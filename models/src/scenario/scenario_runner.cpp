@@ -574,6 +574,12 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
     s->set_polls(c.polls);
     s->set_ring_drops(c.ring_drops);
     s->set_filtered(c.filtered);
+    if (n.host_nic != nullptr) {
+      const OneShotRxModerationCounters& m = n.host_nic->counters();
+      s->set_host_rx_interrupts(m.rx_interrupts);
+      s->set_host_timer_interrupts(m.timer_interrupts);
+      s->set_host_timer_frames(m.timer_frames);
+    }
   }
   out.set_wall_time_s(std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count());
   return out;

@@ -246,6 +246,8 @@ void Validator::parse_nic(const Field& f, HostSpec& h) {
       nic.irq_jitter = r_.duration(v);
     } else if (key == "irq_min_interval") {
       nic.irq_min_interval = r_.duration(v);
+    } else if (key == "host_int_rx_mod") {
+      nic.host_int_rx_mod = r_.duration(v);
     } else if (key == "idle_wake_delay") {
       nic.idle_wake_delay = r_.duration(v);
     } else if (key == "idle_after") {

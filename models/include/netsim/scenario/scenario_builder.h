@@ -20,6 +20,7 @@
 #include "netsim/net/link.h"
 #include "netsim/net/switch.h"
 #include "netsim/nic/gro_receive_nic.h"
+#include "netsim/nic/one_shot_rx_moderation.h"
 #include "netsim/scenario/scenario_spec.h"
 #include "netsim/tcp/freebsd_tcp_sender.h"
 #include "netsim/tcp/linux_tcp_receiver.h"
@@ -43,6 +44,7 @@ struct BuiltNic {
   const HostSpec* host;
   const LinkSpec* link;
   GroReceiveNic* nic;
+  OneShotRxModeration* host_nic = nullptr;  // the physical NIC's moderation in front (host_int_rx_mod)
 };
 
 // Counters of one tcp flow over its measurement window [start, end). For a

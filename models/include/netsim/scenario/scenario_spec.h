@@ -43,6 +43,9 @@ struct NicSpec {
   bool merge_acks = false;         // FreeBSD tcp_lro: absorb advancing pure ACKs
   std::uint32_t ring_size = 1024;  // rx descriptors; 0 = unlimited
   NicFilterPosition filter_position = NicFilterPosition::after_gro;
+  // The physical NIC under a VM: re(4)-style one-shot RX moderation timer
+  // (dev.re.N.int_rx_mod) in front of this receive path; 0 = none.
+  SimTime host_int_rx_mod = 0;
 };
 
 struct HostSpec {
