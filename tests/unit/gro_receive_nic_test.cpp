@@ -444,3 +444,85 @@ TEST(GroReceiveNic, IdleWakeDelayOnlyAfterAnIdleSpell) {
 
 }  // namespace
 }  // namespace netsim
+
+namespace netsim {
+namespace {
+
+using namespace netsim::literals;
+
+// Linux r8169's defaults: software coalescing, 5 us from interrupt to poll.
+GroReceiveNicConfig r8169_sw_coalescing() {
+  GroReceiveNicConfig c;
+  c.irq_delay = 5_us;
+  c.gro_flush_timeout = 20_us;
+  c.napi_defer_hard_irqs = 1;
+  return c;
+}
+
+// Software interrupt coalescing as Linux's r8169 sets it (gro_flush_timeout
+// 20 us, napi_defer_hard_irqs 1), 5 us from interrupt to poll. Six
+// back-to-back segments arrive at 17.304 + 12.304 k us (k = 0..5):
+//   22.304  interrupt poll takes #1 and holds it; work done, so the interrupt
+//           stays masked and the timer polls at 42.304 (the aggregate, of
+//           this jiffy, is kept)
+//   42.304  takes #2, #3 (29.608, 41.912): held aggregate of 3; timer 62.304
+//   62.304  takes #4: 4; timer 82.304
+//   82.304  takes #5, #6: 6; timer 102.304
+//  102.304  finds nothing: flushes the aggregate of 6 and unmasks.
+// Without coalescing every segment is its own interrupt and aggregate.
+TEST(GroReceiveNic, SoftwareInterruptCoalescingHoldsAggregatesAcrossPolls) {
+  GroNet net(r8169_sw_coalescing());
+  net.burst(0, 0, 6);
+  net.sim.run();
+  ASSERT_EQ(net.sink.rx.size(), 1u);
+  EXPECT_EQ(net.sink.rx[0].segments, 6);
+  EXPECT_EQ(net.sink.rx[0].t, 102'304_ns);
+  const GroNicCounters& c = net.nic->counters();
+  EXPECT_EQ(c.interrupts, 1u);
+  EXPECT_EQ(c.polls, 5u);
+  EXPECT_EQ(c.timer_polls, 4u);
+
+  GroReceiveNicConfig plain;
+  plain.irq_delay = 5_us;
+  GroNet off(plain);
+  off.burst(0, 0, 6);
+  off.sim.run();
+  ASSERT_EQ(off.sink.rx.size(), 6u);
+  EXPECT_EQ(off.sink.rx[0].t, 22'304_ns);
+  EXPECT_EQ(off.nic->counters().interrupts, 6u);
+}
+
+// A lone segment waits for the one timer poll that finds nothing: 20 us more.
+TEST(GroReceiveNic, SoftwareInterruptCoalescingDelaysALoneSegmentOneTimeout) {
+  GroNet net(r8169_sw_coalescing());
+  net.script->at(0, segment(0, kMss));
+  net.script->at(1_ms, segment(kMss, kMss));  // long after: a fresh interrupt
+  net.sim.run();
+  ASSERT_EQ(net.sink.rx.size(), 2u);
+  EXPECT_EQ(net.sink.rx[0].t, 42'304_ns);
+  EXPECT_EQ(net.sink.rx[1].t, 1'042'304_ns);
+  EXPECT_EQ(net.nic->counters().interrupts, 2u);
+  EXPECT_EQ(net.nic->counters().timer_polls, 2u);
+}
+
+// gro_flush_timeout without deferral keeps the interrupt enabled: the next
+// segment interrupts as usual, but the held aggregate survives the poll end
+// and the timer poll flushes it if nothing else did.
+TEST(GroReceiveNic, GroFlushTimeoutAloneKeepsInterruptsOn) {
+  GroReceiveNicConfig cfg;
+  cfg.irq_delay = 5_us;
+  cfg.gro_flush_timeout = 20_us;
+  GroNet net(cfg);
+  net.burst(0, 0, 2);  // 17.304, 29.608
+  net.sim.run();
+  // 22.304: #1 held, interrupts on, timer 42.304. 29.608: interrupt, poll at
+  // 34.608 merges #2 (2 segments), timer re-armed to 54.608. 54.608: nothing
+  // new, flush.
+  ASSERT_EQ(net.sink.rx.size(), 1u);
+  EXPECT_EQ(net.sink.rx[0].segments, 2);
+  EXPECT_EQ(net.sink.rx[0].t, 54'608_ns);
+  EXPECT_EQ(net.nic->counters().interrupts, 2u);
+}
+
+}  // namespace
+}  // namespace netsim

@@ -770,10 +770,13 @@ TEST(ScenarioTcp, NicBlock) {
   yaml = kBase;
   yaml.replace(yaml.find("{ address: 10.0.0.2 }"), 21,
                "{ address: 10.0.0.2, nic: { gro: false, irq_delay: 5us, budget: 16, per_packet_cost: 3us, ring_size: 256, "
-               "filter_position: before_gro, host_int_rx_mod: 65us } }");
+               "filter_position: before_gro, host_int_rx_mod: 65us, gro_flush_timeout: 20us, "
+               "napi_defer_hard_irqs: 1 } }");
   s = parse_scenario_text(yaml, "inline.yaml");
   EXPECT_FALSE(s.hosts[1].nic->gro);
   EXPECT_EQ(s.hosts[1].nic->host_int_rx_mod, 65_us);
+  EXPECT_EQ(s.hosts[1].nic->gro_flush_timeout, 20_us);
+  EXPECT_EQ(s.hosts[1].nic->napi_defer_hard_irqs, 1);
   EXPECT_EQ(s.hosts[1].nic->per_packet_cost, 3_us);
   EXPECT_EQ(s.hosts[1].nic->ring_size, 256u);
   EXPECT_EQ(s.hosts[1].nic->irq_delay, 5_us);
@@ -794,9 +797,10 @@ TEST(ScenarioTcp, NicErrors) {
                     "expected one of after_gro, before_gro, got 'before'");
   expect_text_error(nic("{ per_packet_cost: 2 }"), 5, 51, "hosts.b.nic.per_packet_cost", "missing unit");
   expect_text_error(nic("{ host_int_rx_mod: -5us }"), 5, 51, "hosts.b.nic.host_int_rx_mod", "negative");
+  expect_text_error(nic("{ napi_defer_hard_irqs: -1 }"), 5, 56, "hosts.b.nic.napi_defer_hard_irqs", "between 0 and");
   expect_text_error(nic("{ ring_size: -1 }"), 5, 45, "hosts.b.nic.ring_size", "between 0 and 1048576");
   expect_text_error(nic("{ irq: 5us }"), 5, 34, "hosts.b.nic.irq",
-                    "unknown key 'irq' (accepted keys: gro, merge_acks, irq_delay, irq_jitter, irq_min_interval, idle_wake_delay, idle_after, budget, per_packet_cost, ring_size, filter_position, host_int_rx_mod)");
+                    "unknown key 'irq' (accepted keys: gro, merge_acks, irq_delay, irq_jitter, irq_min_interval, idle_wake_delay, idle_after, budget, per_packet_cost, ring_size, filter_position, host_int_rx_mod, gro_flush_timeout, napi_defer_hard_irqs)");
   expect_text_error(nic("5us"), 5, 32, "hosts.b.nic", "expected a map");
 }
 

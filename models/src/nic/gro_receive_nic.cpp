@@ -36,13 +36,15 @@ GroReceiveNic::GroReceiveNic(Simulation& sim, std::string name, Host& host, int 
       config_(config),
       poll_timer_(this, kPoll),
       poll_step_timer_(this, kPollStep),
+      napi_timer_(this, kNapiTimer),
       rng_(sim.rng_stream("nic/" + this->name())) {
   if (config_.budget < 1) throw std::invalid_argument("GRO NIC " + this->name() + ": budget must be >= 1");
   if (config_.max_held < 1 || config_.max_held > kMaxHeldLimit) {
     throw std::invalid_argument("GRO NIC " + this->name() + ": max_held must be in [1, 64]");
   }
   if (config_.irq_delay < 0 || config_.per_packet_cost < 0 || config_.irq_min_interval < 0 ||
-      config_.irq_jitter < 0 || config_.idle_wake_delay < 0 || config_.idle_after < 0) {
+      config_.irq_jitter < 0 || config_.idle_wake_delay < 0 || config_.idle_after < 0 ||
+      config_.gro_flush_timeout < 0 || config_.napi_defer_hard_irqs < 0) {
     throw std::invalid_argument("GRO NIC " + this->name() + ": delays must be >= 0");
   }
 }
@@ -103,6 +105,12 @@ void GroReceiveNic::receive(Packet* p, int) {
 void GroReceiveNic::handle_event(std::uint64_t tag) {
   if (tag == kPoll) {
     poll();
+  } else if (tag == kNapiTimer) {
+    // napi_watchdog: schedule NAPI unless it already is (an interrupt came first).
+    if (state_ == State::idle || state_ == State::deferred) {
+      ++counters_.timer_polls;
+      poll();
+    }
   } else {
     poll_step();
   }
@@ -159,19 +167,36 @@ void GroReceiveNic::end_poll() {
     // napi_poll with work == weight: napi_gro_flush(n, HZ >= 1000) and stay scheduled.
     ++counters_.budget_exhausted;
     flush_held(host_.clock().hz() >= 1000);
-  } else {
-    // napi_complete_done with gro_flush_timeout = 0: flush everything.
-    flush_held(false);
+    deliver_all();
+    sim().arm_in(poll_timer_, 0);
+    return;
   }
+  // napi_complete_done(n, work_done): with a timeout, keep this jiffy's
+  // aggregates and poll again from the timer; without one, flush everything.
+  SimTime timeout = 0;
+  bool unmask = true;
+  if (taken_this_poll_ > 0) {
+    if (held_count_ > 0) timeout = config_.gro_flush_timeout;
+    defer_count_ = config_.napi_defer_hard_irqs;
+  }
+  if (defer_count_ > 0) {
+    --defer_count_;
+    timeout = config_.gro_flush_timeout;
+    if (timeout > 0) unmask = false;
+  }
+  flush_held(timeout > 0);
   deliver_all();
-  if (exhausted || !ring_.empty()) {
-    // Budget used up, or packets arrived while the poll ran: poll again
-    // without an interrupt (virtqueue_napi_complete re-schedules NAPI).
+  if (timeout > 0) sim().arm_in(napi_timer_, timeout);
+  last_poll_end_ = sim().now();
+  polled_ = true;
+  if (!unmask) {
+    state_ = State::deferred;
+  } else if (!ring_.empty()) {
+    // Packets arrived while the poll ran: poll again without an interrupt
+    // (virtqueue_napi_complete re-schedules NAPI).
     sim().arm_in(poll_timer_, 0);
   } else {
     state_ = State::idle;
-    last_poll_end_ = sim().now();
-    polled_ = true;
   }
 }
 

@@ -86,6 +86,8 @@ GroReceiveNicConfig nic_config(const NicSpec& n) {
   c.budget = n.budget;
   c.per_packet_cost = n.per_packet_cost;
   c.irq_min_interval = n.irq_min_interval;
+  c.gro_flush_timeout = n.gro_flush_timeout;
+  c.napi_defer_hard_irqs = n.napi_defer_hard_irqs;
   c.irq_jitter = n.irq_jitter;
   c.idle_wake_delay = n.idle_wake_delay;
   c.idle_after = n.idle_after;

@@ -30,6 +30,7 @@ constexpr std::int64_t kMaxMtu = 65535;
 constexpr std::int64_t kMaxUdpPayload = 65507;  // 65535 - 20 (IPv4) - 8 (UDP)
 constexpr std::int64_t kMaxFraming = 65535;
 constexpr std::int64_t kMaxNicBudget = 65536;
+constexpr std::int64_t kMaxNapiDeferHardIrqs = 2147483647;  // S32_MAX, as sysfs accepts
 constexpr std::int64_t kMaxSeeds = 100000;
 constexpr double kMaxClockPpm = 1000;  // 0.1%: ten times what IEEE 802.3 allows an Ethernet transmitter
 
@@ -248,6 +249,10 @@ void Validator::parse_nic(const Field& f, HostSpec& h) {
       nic.irq_min_interval = r_.duration(v);
     } else if (key == "host_int_rx_mod") {
       nic.host_int_rx_mod = r_.duration(v);
+    } else if (key == "gro_flush_timeout") {
+      nic.gro_flush_timeout = r_.duration(v);
+    } else if (key == "napi_defer_hard_irqs") {
+      nic.napi_defer_hard_irqs = static_cast<int>(r_.integer(v, 0, kMaxNapiDeferHardIrqs));
     } else if (key == "idle_wake_delay") {
       nic.idle_wake_delay = r_.duration(v);
     } else if (key == "idle_after") {

@@ -105,6 +105,16 @@ struct GroReceiveNicConfig {
   // CPU, and a poll started by an interrupt first pays its interrupt cost.
   SimTime per_packet_cost = 0;
   int budget = 64;                    // NAPI weight (virtio-net: 64)
+  // Software interrupt coalescing (Linux /sys/class/net/<if>/gro_flush_timeout
+  // and napi_defer_hard_irqs, net/core/dev.c napi_complete_done). After a poll
+  // that found work, up to napi_defer_hard_irqs polls in a row leave the
+  // device's interrupt masked and are instead re-run by a timer
+  // gro_flush_timeout later; while that timeout is set, GRO keeps aggregates
+  // started in the current jiffy across polls. A poll that finds nothing
+  // flushes everything and unmasks. Both 0 (the Linux defaults): flush at
+  // every poll end. Linux's r8169 sets 20 us and 1 (netdev_sw_irq_coalesce_default_on).
+  SimTime gro_flush_timeout = 0;
+  int napi_defer_hard_irqs = 0;
   bool gro = true;                    // ethtool -K gro on
   // FreeBSD tcp_lro's treatment of pure ACKs (a FreeBSD host's vtnet with
   // LRO, tcp_lro.c): within a batch, an in-order pure ACK whose ack number
@@ -135,6 +145,7 @@ struct GroNicCounters {
   std::uint64_t idle_wakeups = 0;       // interrupts that paid idle_wake_delay
   std::uint64_t polls = 0;
   std::uint64_t budget_exhausted = 0;   // polls that used the whole budget
+  std::uint64_t timer_polls = 0;        // polls started by the gro_flush_timeout timer
 };
 
 class GroReceiveNic final : public Component, public PacketReceiver, public EventHandler {
@@ -165,8 +176,9 @@ class GroReceiveNic final : public Component, public PacketReceiver, public Even
   bool polling() const { return state_ != State::idle; }
 
  private:
-  enum class State { idle, irq_pending, polling };
-  enum Tag : std::uint64_t { kPoll = 1, kPollStep = 2 };
+  // deferred: the interrupt stays masked, the gro_flush_timeout timer will poll.
+  enum class State { idle, irq_pending, polling, deferred };
+  enum Tag : std::uint64_t { kPoll = 1, kPollStep = 2, kNapiTimer = 3 };
   static constexpr int kMaxHeldLimit = 64;
 
   struct Held {
@@ -205,6 +217,8 @@ class GroReceiveNic final : public Component, public PacketReceiver, public Even
   State state_ = State::idle;
   Timer poll_timer_;
   Timer poll_step_timer_;
+  Timer napi_timer_;        // gro_flush_timeout (napi->timer, napi_watchdog)
+  int defer_count_ = 0;     // napi->defer_hard_irqs_count
   Rng rng_;  // irq_jitter
   GroNicCounters counters_;
 };

@@ -46,6 +46,9 @@ struct NicSpec {
   // The physical NIC under a VM: re(4)-style one-shot RX moderation timer
   // (dev.re.N.int_rx_mod) in front of this receive path; 0 = none.
   SimTime host_int_rx_mod = 0;
+  // Linux software interrupt coalescing (sysfs gro_flush_timeout, napi_defer_hard_irqs).
+  SimTime gro_flush_timeout = 0;
+  int napi_defer_hard_irqs = 0;
 };
 
 struct HostSpec {
