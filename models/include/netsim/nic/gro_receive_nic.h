@@ -15,8 +15,10 @@
 //   net/core/skbuff.c      skb_gro_receive: p->len + len >= 65536 -> -E2BIG
 //                          (the 5.x form, several copies checked)
 //   net/core/dev.c         dev_gro_receive, napi_gro_complete, napi_gro_flush,
-//                          napi_complete_done (gro_flush_timeout = 0: flush
-//                          at the end of the poll), napi_poll (budget
+//                          napi_complete_done (gro_flush_timeout and
+//                          napi_defer_hard_irqs; both 0: flush at the end of
+//                          the poll; logic read in its 6.x form, unchanged
+//                          since 5.10), napi_watchdog, napi_poll (budget
 //                          exhausted: flush all if HZ < 1000, else only
 //                          aggregates older than one jiffy; HZ is the
 //                          host's tick clock), MAX_GRO_SKBS = 8
