@@ -364,3 +364,55 @@ TEST(ResultWriters, TextShowsSubsecondIntervalsExactly) {
 
 }  // namespace
 }  // namespace netsim
+
+namespace netsim {
+namespace {
+
+// The receive-NIC table: a plain NAPI/GRO path keeps its nine columns; the
+// box NIC's moderation, idle wake-ups and timer polls each add theirs only
+// when some NIC has them.
+TEST(ResultWriters, ReceiveNicTableShowsOptionalStagesOnlyWhenUsed) {
+  results::RunSet set;
+  results::RunResult& run = *set.add_runs();
+  run.set_scenario_name("nics");
+  auto* plain = run.add_nics();
+  plain->set_host("rcv");
+  plain->set_link("a-rcv");
+  plain->set_wire_packets(100);
+  plain->set_delivered_packets(40);
+  plain->set_mean_aggregate_segments(2.5);
+  plain->set_max_aggregate_segments(4);
+  plain->set_interrupts(30);
+  std::ostringstream out;
+  write_results(out, set, OutputFormat::text);
+  EXPECT_NE(out.str().find("  host  link   wire pkts  delivered  segs/aggregate  max  interrupts  ring drops  filtered\n"
+                           "  rcv   a-rcv        100         40            2.50    4          30           0         0\n"),
+            std::string::npos)
+      << out.str();
+
+  auto* vm = run.add_nics();
+  vm->set_host("vm");
+  vm->set_link("b-vm");
+  vm->set_wire_packets(100);
+  vm->set_delivered_packets(20);
+  vm->set_mean_aggregate_segments(5.0);
+  vm->set_max_aggregate_segments(9);
+  vm->set_interrupts(12);
+  vm->set_host_rx_interrupts(15);
+  vm->set_host_timer_frames(85);
+  vm->set_idle_wakeups(2);
+  vm->set_timer_polls(7);
+  std::ostringstream both;
+  write_results(both, set, OutputFormat::text);
+  EXPECT_NE(both.str().find("  host  link   wire pkts  delivered  segs/aggregate  max  interrupts  box nic irqs  "
+                            "box timer frames  idle wakeups  timer polls  ring drops  filtered\n"
+                            "  rcv   a-rcv        100         40            2.50    4          30             0  "
+                            "               0             0            0           0         0\n"
+                            "  vm    b-vm         100         20            5.00    9          12            15  "
+                            "              85             2            7           0         0\n"),
+            std::string::npos)
+      << both.str();
+}
+
+}  // namespace
+}  // namespace netsim

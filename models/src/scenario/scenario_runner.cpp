@@ -574,6 +574,7 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
     s->set_polls(c.polls);
     s->set_ring_drops(c.ring_drops);
     s->set_filtered(c.filtered);
+    s->set_timer_polls(c.timer_polls);
     if (n.host_nic != nullptr) {
       const OneShotRxModerationCounters& m = n.host_nic->counters();
       s->set_host_rx_interrupts(m.rx_interrupts);
