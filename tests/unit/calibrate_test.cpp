@@ -533,3 +533,49 @@ TEST(MeasuredDataCells, RetransmitsFromIperf3Reports) {
 
 }  // namespace
 }  // namespace netsim::calibrate
+
+namespace netsim::calibrate {
+namespace {
+
+TEST(CalibrationParameter, BoundHitWithinATenthOfAPercentOfTheRange) {
+  CalibrationParameter p;
+  p.min = 1e6;    // 1 us in ps
+  p.max = 120e6;  // 120 us
+  EXPECT_EQ(bound_hit(p, 1e6), "lower");
+  EXPECT_EQ(bound_hit(p, 1e6 + 0.119e6), "lower");  // within 0.1% of 119 us
+  EXPECT_EQ(bound_hit(p, 1e6 + 0.12e6), "");
+  EXPECT_EQ(bound_hit(p, 60e6), "");
+  EXPECT_EQ(bound_hit(p, 120e6), "upper");
+}
+
+// Measurements made with a 5% loss, fitted within [0, 2%]: the fit ends on
+// the upper bound, and the report and the profile say so.
+TEST(CalibrationReport, AFitThatEndsOnABoundIsFlagged) {
+  const std::string truth = udp_scenario("1Gbps", "0.05", "");
+  std::ostringstream block;
+  block.precision(17);
+  block << "measured:\n  keys: { rate: traffic.flow.rate }\n  cells:\n"
+        << "    - { rate: 200Mbps, value: " << simulated(truth, "200Mbps") << " }\n"
+        << "calibrate:\n  parameters:\n    filters.loss.probability: { min: 0, max: 0.02, start: 0.01 }\n"
+        << "  max_evaluations: 30\n";
+  TempFile f("bound.yaml", udp_scenario("1Gbps", "0.01", block.str()));
+  const CalibrationResult r = run_calibration(f.path(), CalibrationOptions{});
+  ASSERT_EQ(r.fitted.size(), 1u);
+  EXPECT_EQ(r.fitted_values[0], "0.02");
+  std::ostringstream report;
+  write_calibration_report(report, r);
+  EXPECT_NE(report.str().find("(start 0.01, bounds 0 .. 0.02)  ON ITS UPPER BOUND\n"), std::string::npos) << report.str();
+  EXPECT_NE(report.str().find("the data pull it outside the range"), std::string::npos);
+  std::ostringstream profile;
+  write_calibration_profile(profile, r, "netsim calibrate bound.yaml");
+  EXPECT_NE(profile.str().find("start: 0.01, at_bound: upper }"), std::string::npos) << profile.str();
+  // A fit inside its range carries no flag.
+  std::ostringstream plain;
+  CalibrationResult inside = r;
+  inside.fitted[0] = 0.01;
+  write_calibration_report(plain, inside);
+  EXPECT_EQ(plain.str().find("BOUND"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace netsim::calibrate

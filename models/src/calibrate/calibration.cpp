@@ -332,10 +332,22 @@ void write_calibration_report(std::ostream& out, const CalibrationResult& r) {
   out << "objective " << format_fixed(r.start_objective, 4) << " -> " << format_fixed(r.objective, 4) << "\n\n";
   std::size_t w = 0;
   for (const CalibrationParameter& p : r.spec.parameters) w = std::max(w, p.key.size());
+  bool on_bound = false;
   for (std::size_t i = 0; i < r.spec.parameters.size(); ++i) {
     const CalibrationParameter& p = r.spec.parameters[i];
     out << "  " << pad(p.key, w) << "  " << pad(r.fitted_values[i], 12) << " (start " << r.start_values[i]
-        << ", bounds " << format_value(p, p.min) << " .. " << format_value(p, p.max) << ")\n";
+        << ", bounds " << format_value(p, p.min) << " .. " << format_value(p, p.max) << ")";
+    if (i < r.fitted.size()) {
+      if (const std::string_view hit = bound_hit(p, r.fitted[i]); !hit.empty()) {
+        out << "  ON ITS " << (hit == "lower" ? "LOWER" : "UPPER") << " BOUND";
+        on_bound = true;
+      }
+    }
+    out << "\n";
+  }
+  if (on_bound) {
+    out << "  (a value on a bound: the data pull it outside the range; widen the bound if that is\n"
+           "   physical, otherwise the parameter is standing in for something the model lacks)\n";
   }
   out << "\n";
   std::vector<std::string> header;

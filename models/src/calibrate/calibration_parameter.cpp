@@ -142,6 +142,13 @@ ParsedQuantity parse_quantity(std::string_view text) {
   return q;
 }
 
+std::string_view bound_hit(const CalibrationParameter& p, double value) {
+  const double tolerance = (p.max - p.min) * 1e-3;
+  if (value <= p.min + tolerance) return "lower";
+  if (value >= p.max - tolerance) return "upper";
+  return "";
+}
+
 double quantize(const CalibrationParameter& p, double value) {
   double v = std::clamp(value, p.min, p.max);
   if (p.kind == ParameterKind::real) {

@@ -68,7 +68,11 @@ void write_calibration_profile(std::ostream& out, const CalibrationResult& r, co
   for (std::size_t i = 0; i < c.parameters.size(); ++i) {
     const CalibrationParameter& p = c.parameters[i];
     out << "  " << quoted(p.key) << ": { value: " << r.fitted_values[i] << ", min: " << format_value(p, p.min)
-        << ", max: " << format_value(p, p.max) << ", start: " << r.start_values[i] << " }\n";
+        << ", max: " << format_value(p, p.max) << ", start: " << r.start_values[i];
+    if (i < r.fitted.size()) {
+      if (const std::string_view hit = bound_hit(p, r.fitted[i]); !hit.empty()) out << ", at_bound: " << hit;
+    }
+    out << " }\n";
   }
   out << "residuals:\n";
   for (const CellResult& x : r.cells) {

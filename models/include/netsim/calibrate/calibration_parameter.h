@@ -46,6 +46,12 @@ double quantize(const CalibrationParameter& p, double value);
 // unit where that is exact ("63.5us", "612.25Mbps", "1500B", "3", "0.05").
 std::string format_value(const CalibrationParameter& p, double value);
 
+// "lower" or "upper" when a fitted value sits on that bound (within 0.1% of
+// the range), "" otherwise. A fit that ends on a bound says the data pull the
+// parameter outside the range: either the bound is not physical and may be
+// widened, or the model lacks something and the parameter stands in for it.
+std::string_view bound_hit(const CalibrationParameter& p, double value);
+
 // "duration", "rate", ... for messages and profiles.
 std::string_view kind_name(ParameterKind k);
 
