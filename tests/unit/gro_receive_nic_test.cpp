@@ -442,6 +442,45 @@ TEST(GroReceiveNic, IdleWakeDelayOnlyAfterAnIdleSpell) {
   EXPECT_EQ(net.nic->counters().idle_wakeups, 3u);
 }
 
+// idle_wake_jitter lengthens only the wake-ups: with irq_jitter 0, a busy
+// interrupt keeps its exact 20 us, each woken one lands in [237.304, 247.304]
+// us after its packet, the draws differ, and a second run repeats them.
+TEST(GroReceiveNic, IdleWakeJitterOnlyOnWakeUps) {
+  GroReceiveNicConfig cfg;
+  cfg.irq_delay = 20_us;
+  cfg.idle_wake_delay = 200_us;
+  cfg.idle_wake_jitter = 10_us;
+  cfg.idle_after = 1_ms;
+  auto run = [&] {
+    GroNet net(cfg);
+    for (int i = 0; i < 20; ++i) {
+      const SimTime t0 = i * 2'000_us;  // an idle spell before each: woken
+      net.script->at(t0, segment(static_cast<std::uint32_t>(2 * i) * kMss, kMss));
+      net.script->at(t0 + 300_us, segment(static_cast<std::uint32_t>(2 * i + 1) * kMss, kMss));  // busy
+    }
+    net.sim.run();
+    EXPECT_EQ(net.nic->counters().idle_wakeups, 20u);
+    std::vector<SimTime> woken;
+    for (std::size_t k = 0; k < net.sink.rx.size(); ++k) {
+      const SimTime t0 = static_cast<SimTime>(k / 2) * 2'000_us;
+      const SimTime latency = net.sink.rx[k].t - t0 - (k % 2 == 0 ? 0 : 300_us) - 17'304_ns;
+      if (k % 2 == 1) {
+        EXPECT_EQ(latency, 20_us) << k;
+      } else {
+        EXPECT_GE(latency, 220_us) << k;
+        EXPECT_LE(latency, 230_us) << k;
+        woken.push_back(latency);
+      }
+    }
+    EXPECT_EQ(net.sink.rx.size(), 40u);
+    return woken;
+  };
+  const std::vector<SimTime> a = run();
+  ASSERT_EQ(a.size(), 20u);
+  EXPECT_NE(*std::min_element(a.begin(), a.end()), *std::max_element(a.begin(), a.end()));
+  EXPECT_EQ(a, run());
+}
+
 }  // namespace
 }  // namespace netsim
 

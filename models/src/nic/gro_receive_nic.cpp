@@ -43,7 +43,7 @@ GroReceiveNic::GroReceiveNic(Simulation& sim, std::string name, Host& host, int 
     throw std::invalid_argument("GRO NIC " + this->name() + ": max_held must be in [1, 64]");
   }
   if (config_.irq_delay < 0 || config_.per_packet_cost < 0 || config_.irq_min_interval < 0 ||
-      config_.irq_jitter < 0 || config_.idle_wake_delay < 0 || config_.idle_after < 0 ||
+      config_.irq_jitter < 0 || config_.idle_wake_delay < 0 || config_.idle_wake_jitter < 0 || config_.idle_after < 0 ||
       config_.gro_flush_timeout < 0 || config_.napi_defer_hard_irqs < 0) {
     throw std::invalid_argument("GRO NIC " + this->name() + ": delays must be >= 0");
   }
@@ -93,6 +93,9 @@ void GroReceiveNic::receive(Packet* p, int) {
     if (config_.irq_jitter > 0) at += static_cast<SimTime>(rng_.uniform_below(static_cast<std::uint64_t>(config_.irq_jitter) + 1));
     if (config_.idle_wake_delay > 0 && (!polled_ || sim().now() - last_poll_end_ >= config_.idle_after)) {
       at += config_.idle_wake_delay;
+      if (config_.idle_wake_jitter > 0) {
+        at += static_cast<SimTime>(rng_.uniform_below(static_cast<std::uint64_t>(config_.idle_wake_jitter) + 1));
+      }
       ++counters_.idle_wakeups;
     }
     if (irq_seen_ && config_.irq_min_interval > 0) at = std::max(at, last_irq_ + config_.irq_min_interval);

@@ -90,6 +90,7 @@ GroReceiveNicConfig nic_config(const NicSpec& n) {
   c.napi_defer_hard_irqs = n.napi_defer_hard_irqs;
   c.irq_jitter = n.irq_jitter;
   c.idle_wake_delay = n.idle_wake_delay;
+  c.idle_wake_jitter = n.idle_wake_jitter;
   c.idle_after = n.idle_after;
   c.merge_acks = n.merge_acks;
   c.ring_size = n.ring_size;

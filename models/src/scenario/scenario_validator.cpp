@@ -255,6 +255,8 @@ void Validator::parse_nic(const Field& f, HostSpec& h) {
       nic.napi_defer_hard_irqs = static_cast<int>(r_.integer(v, 0, kMaxNapiDeferHardIrqs));
     } else if (key == "idle_wake_delay") {
       nic.idle_wake_delay = r_.duration(v);
+    } else if (key == "idle_wake_jitter") {
+      nic.idle_wake_jitter = r_.duration(v);
     } else if (key == "idle_after") {
       nic.idle_after = r_.duration(v);
     } else if (key == "per_packet_cost") {

@@ -98,6 +98,12 @@ struct GroReceiveNicConfig {
   // the application, TCP output) and does not pay it. So an idle ping pays it
   // at both ends while a bulk transfer almost never does. 0: off.
   SimTime idle_wake_delay = 0;
+  // Random extra wake-up time, uniform in [0, idle_wake_jitter] and drawn
+  // (after the irq_jitter draw) only for an interrupt that pays
+  // idle_wake_delay: how long a halted core takes to leave its C-state and
+  // the host to run the vCPU thread varies with how deep it went. This is
+  // where an idle ping's spread belongs; a loaded guest never pays it.
+  SimTime idle_wake_jitter = 0;
   SimTime idle_after = kPicosPerMilli;
   // Poll processing time per wire packet (0: the poll takes no simulated
   // time). With a cost the poll takes packets one at a time, so packets that

@@ -39,6 +39,7 @@ struct NicSpec {
   SimTime irq_min_interval = 0;    // interrupt throttling; 0 = none
   SimTime irq_jitter = 0;          // uniform extra interrupt latency
   SimTime idle_wake_delay = 0;     // waking a halted vCPU after idle_after without a poll
+  SimTime idle_wake_jitter = 0;    // uniform extra on such a wake-up
   SimTime idle_after = 1'000'000'000;  // 1 ms
   bool merge_acks = false;         // FreeBSD tcp_lro: absorb advancing pure ACKs
   std::uint32_t ring_size = 1024;  // rx descriptors; 0 = unlimited
