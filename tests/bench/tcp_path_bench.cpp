@@ -31,13 +31,13 @@ std::string tcp_path_yaml(std::int64_t every, bool host_cpus = false) {
       "name: bench-tcp-path\n"
       "duration: 1000s\n"
       "hosts:\n"
-      "  sender: { address: 10.0.0.1, hz: 1000, nic: { host_int_rx_mod: 65us, irq_delay: 20us, irq_jitter: 157us }" +
+      "  sender: { address: 10.0.0.1, hz: 1000, nic: { host_int_rx_mod: 65us, irq_delay: 20us, irq_jitter: 20us }" +
       sender_cpu +
       " }\n"
       "  receiver:\n"
       "    address: 10.0.0.2\n"
       "    hz: 250\n"
-      "    nic: { host_int_rx_mod: 65us, gro: true, irq_delay: 20us, irq_jitter: 157us, filter_position: after_gro }\n" +
+      "    nic: { host_int_rx_mod: 65us, gro: true, irq_delay: 20us, irq_jitter: 20us, filter_position: after_gro }\n" +
       receiver_cpu +
       "switches:\n"
       "  router: { buffer: 256KB }\n"
