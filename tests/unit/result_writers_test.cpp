@@ -416,3 +416,41 @@ TEST(ResultWriters, ReceiveNicTableShowsOptionalStagesOnlyWhenUsed) {
 
 }  // namespace
 }  // namespace netsim
+
+namespace netsim {
+namespace {
+
+// The tcp table: the sender's counters, then the Linux receiver's ACKs by
+// cause after RTOs. The CSV's columns stay as they are (a stable interface).
+TEST(ResultWriters, TcpTableShowsTheReceiversAckCauses) {
+  results::RunSet set;
+  results::RunResult& run = *set.add_runs();
+  run.set_scenario_name("acks");
+  auto* f = run.add_flows();
+  f->set_name("iperf3");
+  f->set_kind("tcp");
+  f->set_src("sender");
+  f->set_dst("receiver");
+  f->set_retransmits(12);
+  f->set_recovery_episodes(3);
+  f->set_rto_count(1);
+  f->set_receiver_delayed_acks(4567);
+  f->set_receiver_quickack_acks(89);
+  f->set_final_cwnd(14480);
+  f->set_srtt_us(375);
+  const std::string text = text_of(set, OutputFormat::text);
+  EXPECT_NE(text.find("tcp:\n"
+                      "  flow    retransmits  recoveries  RTOs  delayed ACKs  quick ACKs  cwnd bytes  srtt us\n"
+                      "  iperf3           12           3     1          4567          89       14480      375\n"),
+            std::string::npos)
+      << text;
+
+  const std::string csv = text_of(set, OutputFormat::csv);
+  std::string header;
+  for (std::string_view c : kFlowCsvColumns) header += (header.empty() ? "" : ",") + std::string(c);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')), header);
+  EXPECT_EQ(csv.find("4567"), std::string::npos) << csv;
+}
+
+}  // namespace
+}  // namespace netsim

@@ -156,18 +156,21 @@ void write_run_text(std::ostream& out, const results::RunResult& run, int index,
           << integer(f.packets_lost()) << " / " << integer(f.packets_sent()) << " drop/pkt "
           << fixed(f.loss_pct(), 2) << " %loss\n";
     }
-    // TCP flows: the sender's view, as iperf3 -V and TCP_INFO report it.
+    // TCP flows: the sender's view, as iperf3 -V and TCP_INFO report it, and
+    // the Linux receiver's ACKs by cause (delayed-ACK timer, quickack mode).
     std::vector<Row> tcp_rows;
     for (const auto& f : run.flows()) {
       if (f.kind() != "tcp") continue;
       tcp_rows.push_back({f.name(), integer(f.retransmits()), integer(f.recovery_episodes()), integer(f.rto_count()),
+                          integer(f.receiver_delayed_acks()), integer(f.receiver_quickack_acks()),
                           integer(f.final_cwnd()), integer(f.srtt_us())});
     }
     if (!tcp_rows.empty()) {
       out << "tcp:\n";
       write_table(out, "  ",
                   {{"flow", Align::left}, {"retransmits", Align::right}, {"recoveries", Align::right},
-                   {"RTOs", Align::right}, {"cwnd bytes", Align::right}, {"srtt us", Align::right}},
+                   {"RTOs", Align::right}, {"delayed ACKs", Align::right}, {"quick ACKs", Align::right},
+                   {"cwnd bytes", Align::right}, {"srtt us", Align::right}},
                   tcp_rows);
     }
   }

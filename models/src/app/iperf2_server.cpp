@@ -120,7 +120,7 @@ void Iperf2Server::close(int i) {
   if (s.closed) return;
   const SimTime now = sim().now();
   if (config_.interval > 0 && s.conn >= 0 && now > s.last.end) take_sample(s, now);
-  s.segments_frozen = segments_received(i);
+  s.frozen_stats = connection_stats(i);
   s.closed = true;
   s.closed_at = now;
   if (on_close_) on_close_(i);
@@ -135,10 +135,10 @@ void Iperf2Server::finish() {
   }
 }
 
-std::uint64_t Iperf2Server::segments_received(int i) const {
+tcp::LinuxTcpConnStats Iperf2Server::connection_stats(int i) const {
   const Stream& s = at(i);
-  if (s.closed) return s.segments_frozen;
-  return s.conn >= 0 ? endpoint_.stats(s.conn).segments_received : 0;
+  if (s.closed) return s.frozen_stats;
+  return s.conn >= 0 ? endpoint_.stats(s.conn) : tcp::LinuxTcpConnStats{};
 }
 
 }  // namespace netsim::app

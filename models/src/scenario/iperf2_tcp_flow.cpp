@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "sender_counters_sum.h"
+#include "flow_counters_sum.h"
 
 namespace netsim {
 
@@ -19,7 +19,7 @@ TcpFlowCounters Iperf2TcpFlow::counters() const {
   const int n = client_.stream_count();
   for (int i = 0; i < n; ++i) {
     scenario_internal::add_sender_counters(c, client_.counters(i), srtt_sum);
-    c.segments_received += server_.segments_received(i);
+    scenario_internal::add_receiver_counters(c, server_.connection_stats(i));
     c.bytes_delivered += server_.reads(i).bytes;
     if (server_.accepted(i)) {
       const SimTime end = server_.closed(i) ? server_.close_time(i) : sim().now();

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "sender_counters_sum.h"
+#include "flow_counters_sum.h"
 
 namespace netsim {
 
@@ -16,8 +16,10 @@ TcpFlowCounters Iperf3ReverseTcpFlow::counters() const {
   const int n = client_.stream_count();
   for (int i = 0; i < n; ++i) {
     scenario_internal::add_sender_counters(c, server_.counters(i), srtt_sum);
+    // The receiving side is the client's Linux endpoint (one per stream),
+    // so its ACK counters are the receiver's, as in the forward test.
     const app::Iperf3ReceiverCounters r = client_.counters(i);
-    c.segments_received += r.segments_received;
+    scenario_internal::add_receiver_counters(c, r);
     c.bytes_delivered += r.bytes_read;
   }
   c.srtt_us = n > 0 ? static_cast<std::uint32_t>(srtt_sum / static_cast<std::uint64_t>(n)) : 0;

@@ -18,6 +18,8 @@
 #include "netsim/sim/units.h"
 #include "netsim/tcp/sender_report_fields.h"
 
+#include "flow_counters_sum.h"
+
 namespace netsim {
 namespace {
 
@@ -239,7 +241,7 @@ TcpFlowCounters TcpFlowDriver::counters() const {
   c.bytes_sent = sender_.stats().bytes_sent;
   c.bytes_acked = sender_.bytes_acked();
   tcp::fill_sender_report_fields(sender_, c);
-  c.segments_received = conn_ >= 0 ? receiver_.stats(conn_).segments_received : 0;
+  if (conn_ >= 0) scenario_internal::add_receiver_counters(c, receiver_.stats(conn_));
   c.bytes_delivered = delivered_;
   return c;
 }

@@ -199,6 +199,8 @@ void add_tcp_flow(results::RunResult& out, const BuiltTcpFlow& f, const CpuLogs&
   s->set_recovery_episodes(c.recovery_episodes);
   s->set_final_cwnd(c.cwnd);
   s->set_srtt_us(c.srtt_us);
+  s->set_receiver_delayed_acks(c.receiver_delayed_acks);
+  s->set_receiver_quickack_acks(c.receiver_quickack_acks);
   if (const auto it = cpu_logs.find(f.spec->from); it != cpu_logs.end()) {
     s->set_sender_cpu_pct(it->second->utilization_pct(f.driver->start(), f.driver->end()));
   }

@@ -97,8 +97,8 @@ class Iperf2Server final : public Component, public EventHandler {
   // Everything read on stream i so far (frozen once closed).
   const Iperf2ReadCounters& reads(int i) const { return at(i).total; }
   const std::vector<Iperf2ServerSample>& samples(int i) const { return at(i).samples; }
-  // Wire segments of stream i's connection (frozen once closed).
-  std::uint64_t segments_received(int i) const;
+  // Stream i's connection counters (frozen once closed; zero before the accept).
+  tcp::LinuxTcpConnStats connection_stats(int i) const;
   // The test header's ack was written on stream i.
   bool header_acked(int i) const { return at(i).acked; }
 
@@ -117,7 +117,7 @@ class Iperf2Server final : public Component, public EventHandler {
     bool eof_known = false;
     bool closed = false;
     SimTime closed_at = 0;
-    std::uint64_t segments_frozen = 0;
+    tcp::LinuxTcpConnStats frozen_stats;
   };
 
   const Stream& at(int i) const { return streams_.at(static_cast<std::size_t>(i)); }

@@ -15,7 +15,10 @@ namespace netsim::app {
 // The receiving side of one data connection.
 struct Iperf3ReceiverCounters {
   std::uint64_t bytes_read = 0;         // while the test ran (cookie excluded)
-  std::uint64_t segments_received = 0;  // wire segments of the connection so far
+  // The connection's Linux counters so far (LinuxTcpConnStats' names).
+  std::uint64_t segments_received = 0;  // wire segments
+  std::uint64_t delayed_acks = 0;       // ACKs sent by the delayed-ACK timer
+  std::uint64_t quickack_acks = 0;      // ACKs sent because of quickack mode
 };
 
 class Iperf3ReceivingStreams {
@@ -43,14 +46,16 @@ class Iperf3ReceivingStreams {
   // Live until stop(), frozen after.
   Iperf3ReceiverCounters counters(int i) const {
     const Stream& s = streams_.at(static_cast<std::size_t>(i));
-    return Iperf3ReceiverCounters{s.bytes_read, stopped_ ? s.segments_frozen : segments_received(s)};
+    Iperf3ReceiverCounters c = stopped_ ? s.frozen : connection_counters(s);
+    c.bytes_read = s.bytes_read;
+    return c;
   }
 
   // Iperf3DataStreams
   void begin_test() {}  // reads count from TEST_RUNNING on: nothing to take before
   void start() { counting_ = true; }
   void stop() {
-    for (Stream& s : streams_) s.segments_frozen = segments_received(s);
+    for (Stream& s : streams_) s.frozen = connection_counters(s);
     counting_ = false;
     stopped_ = true;
   }
@@ -74,11 +79,16 @@ class Iperf3ReceivingStreams {
     tcp::LinuxTcpReceiver* endpoint = nullptr;
     ConnId conn = -1;
     std::uint64_t bytes_read = 0;
-    std::uint64_t segments_frozen = 0;
+    Iperf3ReceiverCounters frozen{};  // the connection's counters at stop() (bytes_read unused)
   };
 
-  std::uint64_t segments_received(const Stream& s) const {
-    return s.conn >= 0 ? s.endpoint->stats(s.conn).segments_received : 0;
+  // The connection's own counters (bytes_read left 0).
+  Iperf3ReceiverCounters connection_counters(const Stream& s) const {
+    if (s.conn < 0) return {};
+    const tcp::LinuxTcpConnStats& st = s.endpoint->stats(s.conn);
+    return {.segments_received = st.segments_received,
+            .delayed_acks = st.delayed_acks,
+            .quickack_acks = st.quickack_acks};
   }
 
   std::vector<Stream> streams_;

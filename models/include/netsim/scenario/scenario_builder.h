@@ -61,6 +61,10 @@ struct TcpFlowCounters {
   std::uint32_t srtt_us = 0;
   std::uint64_t segments_received = 0;   // receiver: wire segments of this connection
   std::uint64_t bytes_delivered = 0;     // receiver: in order to the application
+  // The Linux receiver's ACKs by cause (LinuxTcpConnStats), to tell its 40 ms
+  // delayed-ACK timer (HZ=250) from quickack mode.
+  std::uint64_t receiver_delayed_acks = 0;   // sent by the delayed-ACK timer
+  std::uint64_t receiver_quickack_acks = 0;  // sent because of quickack mode
   // How long the receiving application measured bytes_delivered over, when
   // that is not the flow's window (an iperf3 server stops at TEST_END's
   // arrival); 0 = the flow's window.
