@@ -32,6 +32,11 @@ class EventQueue {
  public:
   void reserve(std::size_t n) { heap_.reserve(n); }
 
+  // Drops every event without touching the timers among them (some may be
+  // gone already, at a simulation's teardown). Such a timer still looks
+  // pending; cancel() and arm() recognize it as dropped.
+  void abandon() { heap_.clear(); }
+
   void schedule(SimTime time, EventHandler* handler, std::uint64_t tag) {
     push(QueuedEvent{time, next_seq_++, handler, tag, nullptr});
   }
@@ -41,7 +46,7 @@ class EventQueue {
   void arm(Timer& timer, SimTime time) {
     timer.when_ = time;
     const QueuedEvent ev{time, next_seq_++, timer.handler_, timer.tag_, &timer};
-    if (!timer.pending()) {
+    if (!queued(timer)) {
       push(ev);
       return;
     }
@@ -56,10 +61,10 @@ class EventQueue {
   }
 
   void cancel(Timer& timer) {
-    if (!timer.pending()) return;
+    const bool in_heap = queued(timer);
     const std::size_t i = timer.heap_index_;
     timer.heap_index_ = Timer::kNotQueued;
-    remove_at(i);
+    if (in_heap) remove_at(i);
   }
 
   bool empty() const { return heap_.empty(); }
@@ -80,6 +85,11 @@ class EventQueue {
   // Times are signed; flipping the sign bit orders them as unsigned.
   static UInt128 key(const QueuedEvent& e) {
     return (static_cast<UInt128>(static_cast<std::uint64_t>(e.time) ^ (1ULL << 63)) << 64) | e.seq;
+  }
+
+  // Pending and really in the heap (not dropped by abandon()).
+  bool queued(const Timer& timer) const {
+    return timer.pending() && timer.heap_index_ < heap_.size() && heap_[timer.heap_index_].timer == &timer;
   }
 
   void place(std::size_t i, const QueuedEvent& ev) {

@@ -40,8 +40,13 @@ class Simulation {
  public:
   explicit Simulation(std::uint64_t seed) : seed_(seed) { queue_.reserve(1024); }
   // Components go in reverse order of creation: a component may use the ones
-  // made before it (an endpoint its host's clock) until it is gone.
+  // made before it (an endpoint its host's clock) until it is gone. The
+  // queue is dropped first, without touching its timers: a component gone
+  // with a timer still armed must not be written into when a later
+  // destructor cancels its own timer (the heap would move entries and write
+  // their indices), and timers owned outside may already be gone too.
   ~Simulation() {
+    queue_.abandon();
     while (!components_.empty()) components_.pop_back();
   }
   Simulation(const Simulation&) = delete;
