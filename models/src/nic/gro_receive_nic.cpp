@@ -21,6 +21,11 @@ bool same_options(const TcpSegmentInfo& a, const TcpSegmentInfo& b) {
   return true;
 }
 
+// A latency uniform in [0, max] (max > 0), from the NIC's own stream.
+SimTime uniform_up_to(Rng& rng, SimTime max) {
+  return static_cast<SimTime>(rng.uniform_below(static_cast<std::uint64_t>(max) + 1));
+}
+
 bool same_flow(const Packet& a, const Packet& b) {
   return a.src == b.src && a.dst == b.dst && a.src_port == b.src_port && a.dst_port == b.dst_port &&
          a.ip_version == b.ip_version && a.protocol == b.protocol;
@@ -90,12 +95,10 @@ void GroReceiveNic::receive(Packet* p, int) {
     state_ = State::irq_pending;
     ++counters_.interrupts;
     SimTime at = sim().now() + config_.irq_delay;
-    if (config_.irq_jitter > 0) at += static_cast<SimTime>(rng_.uniform_below(static_cast<std::uint64_t>(config_.irq_jitter) + 1));
+    if (config_.irq_jitter > 0) at += uniform_up_to(rng_, config_.irq_jitter);
     if (config_.idle_wake_delay > 0 && (!polled_ || sim().now() - last_poll_end_ >= config_.idle_after)) {
       at += config_.idle_wake_delay;
-      if (config_.idle_wake_jitter > 0) {
-        at += static_cast<SimTime>(rng_.uniform_below(static_cast<std::uint64_t>(config_.idle_wake_jitter) + 1));
-      }
+      if (config_.idle_wake_jitter > 0) at += uniform_up_to(rng_, config_.idle_wake_jitter);
       ++counters_.idle_wakeups;
     }
     if (irq_seen_ && config_.irq_min_interval > 0) at = std::max(at, last_irq_ + config_.irq_min_interval);

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "netsim/scenario/scenario_builder.h"
+#include "netsim/tcp/linux_tcp_receiver.h"
 
 namespace netsim::scenario_internal {
 
@@ -21,10 +22,9 @@ void add_sender_counters(TcpFlowCounters& c, const SenderCounters& s, std::uint6
   srtt_sum += s.srtt_us;
 }
 
-// `r`: a tcp::LinuxTcpConnStats, or an iperf3 receiving stream's copy of its
-// fields (same names). Bytes delivered are not here: each app counts its own reads.
-template <typename ReceiverCounters>
-void add_receiver_counters(TcpFlowCounters& c, const ReceiverCounters& r) {
+// The receiving Linux connection's counters. Bytes delivered are not here:
+// each app counts its own reads.
+inline void add_receiver_counters(TcpFlowCounters& c, const tcp::LinuxTcpConnStats& r) {
   c.segments_received += r.segments_received;
   c.receiver_delayed_acks += r.delayed_acks;
   c.receiver_quickack_acks += r.quickack_acks;

@@ -19,7 +19,7 @@ TcpFlowCounters Iperf3ReverseTcpFlow::counters() const {
     // The receiving side is the client's Linux endpoint (one per stream),
     // so its ACK counters are the receiver's, as in the forward test.
     const app::Iperf3ReceiverCounters r = client_.counters(i);
-    scenario_internal::add_receiver_counters(c, r);
+    scenario_internal::add_receiver_counters(c, r.conn);
     c.bytes_delivered += r.bytes_read;
   }
   c.srtt_us = n > 0 ? static_cast<std::uint32_t>(srtt_sum / static_cast<std::uint64_t>(n)) : 0;

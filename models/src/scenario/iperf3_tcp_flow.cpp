@@ -16,7 +16,7 @@ TcpFlowCounters Iperf3TcpFlow::counters() const {
   for (int i = 0; i < n; ++i) {
     scenario_internal::add_sender_counters(c, client_.counters(i), srtt_sum);
     const app::Iperf3ReceiverCounters r = server_.counters(i);
-    scenario_internal::add_receiver_counters(c, r);
+    scenario_internal::add_receiver_counters(c, r.conn);
     c.bytes_delivered += r.bytes_read;
   }
   c.srtt_us = n > 0 ? static_cast<std::uint32_t>(srtt_sum / static_cast<std::uint64_t>(n)) : 0;

@@ -14,11 +14,8 @@ namespace netsim::app {
 
 // The receiving side of one data connection.
 struct Iperf3ReceiverCounters {
-  std::uint64_t bytes_read = 0;         // while the test ran (cookie excluded)
-  // The connection's Linux counters so far (LinuxTcpConnStats' names).
-  std::uint64_t segments_received = 0;  // wire segments
-  std::uint64_t delayed_acks = 0;       // ACKs sent by the delayed-ACK timer
-  std::uint64_t quickack_acks = 0;      // ACKs sent because of quickack mode
+  std::uint64_t bytes_read = 0;  // while the test ran (cookie excluded)
+  tcp::LinuxTcpConnStats conn;   // the connection's counters so far (zero before the accept)
 };
 
 class Iperf3ReceivingStreams {
@@ -46,16 +43,14 @@ class Iperf3ReceivingStreams {
   // Live until stop(), frozen after.
   Iperf3ReceiverCounters counters(int i) const {
     const Stream& s = streams_.at(static_cast<std::size_t>(i));
-    Iperf3ReceiverCounters c = stopped_ ? s.frozen : connection_counters(s);
-    c.bytes_read = s.bytes_read;
-    return c;
+    return Iperf3ReceiverCounters{s.bytes_read, stopped_ ? s.frozen : connection_stats(s)};
   }
 
   // Iperf3DataStreams
   void begin_test() {}  // reads count from TEST_RUNNING on: nothing to take before
   void start() { counting_ = true; }
   void stop() {
-    for (Stream& s : streams_) s.frozen = connection_counters(s);
+    for (Stream& s : streams_) s.frozen = connection_stats(s);
     counting_ = false;
     stopped_ = true;
   }
@@ -79,16 +74,11 @@ class Iperf3ReceivingStreams {
     tcp::LinuxTcpReceiver* endpoint = nullptr;
     ConnId conn = -1;
     std::uint64_t bytes_read = 0;
-    Iperf3ReceiverCounters frozen{};  // the connection's counters at stop() (bytes_read unused)
+    tcp::LinuxTcpConnStats frozen{};  // the connection's counters at stop()
   };
 
-  // The connection's own counters (bytes_read left 0).
-  Iperf3ReceiverCounters connection_counters(const Stream& s) const {
-    if (s.conn < 0) return {};
-    const tcp::LinuxTcpConnStats& st = s.endpoint->stats(s.conn);
-    return {.segments_received = st.segments_received,
-            .delayed_acks = st.delayed_acks,
-            .quickack_acks = st.quickack_acks};
+  tcp::LinuxTcpConnStats connection_stats(const Stream& s) const {
+    return s.conn >= 0 ? s.endpoint->stats(s.conn) : tcp::LinuxTcpConnStats{};
   }
 
   std::vector<Stream> streams_;
