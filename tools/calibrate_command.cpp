@@ -56,11 +56,16 @@ int command_calibrate(const Options& o, const std::vector<std::string>& args) {
     co.data_sources = std::move(data.sources);
   }
   co.progress = [](const calibrate::EvaluationProgress& p) {
-    std::fprintf(stderr, "calibrate: evaluation %d:", p.evaluation);
+    if (p.start > 1) {
+      std::fprintf(stderr, "calibrate: start %d, evaluation %d:", p.start, p.evaluation);
+    } else {
+      std::fprintf(stderr, "calibrate: evaluation %d:", p.evaluation);
+    }
     for (const std::string& v : p.values) std::fprintf(stderr, " %s", v.c_str());
     std::fprintf(stderr, "  objective %.5f  best %.5f  %s\n", p.objective, p.best,
                  p.cached ? "(cached)" : (std::to_string(p.wall_seconds).substr(0, 5) + " s").c_str());
   };
+  co.note = [](const std::string& line) { std::fprintf(stderr, "calibrate: %s\n", line.c_str()); };
   // SIGINT/SIGTERM: finish the evaluation in flight, then report and write
   // the profile for the best point so far; a second signal aborts.
   SignalStop stop(

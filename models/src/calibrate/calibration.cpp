@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "netsim/calibrate/fit_problem.h"
+#include "netsim/calibrate/fit_statistics.h"
 #include "netsim/results/result_writers.h"
 #include "netsim/scenario/scenario_loader.h"
 #include "netsim/scenario/scenario_runner.h"
@@ -92,19 +93,48 @@ class Calibrator {
       result_.start_values.push_back(format_value(p, p.start));
     }
     const ResidualFunction f = [this](const std::vector<double>& u) { return residuals(u); };
+    // Start 1 is the declared start; the others are Halton points over the
+    // box, so a second basin the first start cannot see shows up in the report.
     FitOutcome fit;
-    try {
-      fit = spec_.method == Method::nelder_mead
-                ? minimize_nelder_mead(f, start, spec_.max_evaluations, spec_.tolerance)
-                : minimize_levenberg_marquardt(f, start, spec_.max_evaluations, spec_.step);
-    } catch (const StopRequested&) {
-      if (best_point_.empty()) throw std::runtime_error("calibration interrupted before its first evaluation");
-      // Nothing computed is lost: the best point so far becomes the result.
+    int evaluations_before = 0;
+    for (int k = 1; k <= spec_.starts && !result_.interrupted; ++k) {
+      const std::vector<double> from = k == 1 ? start : halton_point(static_cast<std::uint64_t>(k - 1), start.size());
+      start_ = k;
+      StartResult sr;
+      sr.index = k;
+      sr.start_values = texts(from);
+      FitOutcome one;
+      try {
+        one = spec_.method == Method::nelder_mead
+                  ? minimize_nelder_mead(f, from, spec_.max_evaluations, spec_.tolerance)
+                  : minimize_levenberg_marquardt(f, from, spec_.max_evaluations, spec_.step);
+      } catch (const StopRequested&) {
+        if (best_point_.empty()) throw std::runtime_error("calibration interrupted before its first evaluation");
+        // Nothing computed is lost: the best point so far becomes the result.
+        one.unit_point = best_point_;
+        one.objective = best_;
+        one.evaluations = evaluations_ - 1 - evaluations_before;  // the refused one did not run
+        one.stop_reason = "interrupted";
+        result_.interrupted = true;
+      }
+      evaluations_before += one.evaluations;
+      sr.unit_point = one.unit_point;
+      sr.values = texts(one.unit_point);
+      sr.objective = one.objective;
+      sr.evaluations = one.evaluations;
+      sr.stop_reason = one.stop_reason;
+      result_.starts.push_back(std::move(sr));
+      // The lowest objective wins; a tie keeps the earlier start.
+      if (k == 1 || one.objective < fit.objective || result_.interrupted) {
+        fit.unit_point = one.unit_point;
+        fit.objective = one.objective;
+        fit.stop_reason = one.stop_reason;
+      }
+    }
+    fit.evaluations = evaluations_before;
+    if (result_.interrupted) {
       fit.unit_point = best_point_;
       fit.objective = best_;
-      fit.evaluations = evaluations_ - 1;  // the refused one did not run
-      fit.stop_reason = "interrupted";
-      result_.interrupted = true;
     }
     result_.spec = spec_;
     result_.measured = measured_;
@@ -112,13 +142,15 @@ class Calibrator {
     result_.start_objective = start_objective_;
     result_.objective = fit.objective;
     result_.evaluations = fit.evaluations;
-    result_.simulation_runs = simulation_runs_;
     result_.stop_reason = fit.stop_reason;
     result_.data_sources = options_.data_sources;
     const std::vector<std::string> values = texts(fit.unit_point);
     result_.fitted_values = values;
     for (std::size_t i = 0; i < values.size(); ++i) result_.fitted.push_back(base_value(i, fit.unit_point[i]));
     report(values);
+    result_.simulation_runs = simulation_runs_;
+    compare_starts(fit.unit_point);
+    if (spec_.uncertainty && !result_.interrupted) uncertainty(fit.unit_point);
     result_.wall_seconds = seconds_since(t0);
     return result_;
   }
@@ -230,6 +262,7 @@ class Calibrator {
     const std::vector<std::string> values = texts(u);
     EvaluationProgress progress;
     progress.evaluation = ++evaluations_;
+    progress.start = start_;
     progress.values = values;
     const auto t0 = Clock::now();
     auto hit = cache_.find(values);
@@ -254,12 +287,19 @@ class Calibrator {
     return hit->second;
   }
 
-  void report(const std::vector<std::string>& values) {
+  struct CellSet {
+    std::vector<CellResult> cells;
+    std::size_t fitted_count = 0, predicted_count = 0;
+    double fitted_mape = 0, predicted_mape = 0;
+  };
+
+  // Every measured cell and metric at `values`.
+  CellSet all_cells(const std::vector<std::string>& values) {
     std::vector<std::size_t> all(measured_.cells.size());
     for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
     const std::vector<std::vector<Summary>> sims = simulate(all, values);
+    CellSet out;
     double fitted_sum = 0, predicted_sum = 0;
-    std::map<std::vector<std::string>, double> first_metric;
     for (std::size_t c = 0; c < all.size(); ++c) {
       const MeasuredCell& cell = measured_.cells[c];
       const bool cell_fitted = is_fitted(spec_, measured_, cell);
@@ -278,14 +318,26 @@ class Calibrator {
         const double relative = (s.mean - x.measured) / x.measured * 100.0;
         x.error = x.fairness ? (s.mean - x.measured) * 100.0 : relative;
         (x.fitted ? fitted_sum : predicted_sum) += std::abs(relative);
-        ++(x.fitted ? result_.fitted_count : result_.predicted_count);
-        if (k == 0 && s.runs > 0) first_metric[cell.key_values] = s.mean;
-        result_.cells.push_back(std::move(x));
+        ++(x.fitted ? out.fitted_count : out.predicted_count);
+        out.cells.push_back(std::move(x));
       }
     }
-    result_.fitted_mape = result_.fitted_count > 0 ? fitted_sum / static_cast<double>(result_.fitted_count) : 0;
-    result_.predicted_mape =
-        result_.predicted_count > 0 ? predicted_sum / static_cast<double>(result_.predicted_count) : 0;
+    out.fitted_mape = out.fitted_count > 0 ? fitted_sum / static_cast<double>(out.fitted_count) : 0;
+    out.predicted_mape = out.predicted_count > 0 ? predicted_sum / static_cast<double>(out.predicted_count) : 0;
+    return out;
+  }
+
+  void report(const std::vector<std::string>& values) {
+    CellSet set = all_cells(values);
+    std::map<std::vector<std::string>, double> first_metric;
+    for (const CellResult& x : set.cells) {
+      if (x.metric == measured_.metrics.front().name && x.runs > 0) first_metric[x.key_values] = x.sim_mean;
+    }
+    result_.cells = std::move(set.cells);
+    result_.fitted_count = set.fitted_count;
+    result_.predicted_count = set.predicted_count;
+    result_.fitted_mape = set.fitted_mape;
+    result_.predicted_mape = set.predicted_mape;
     for (const MeasuredClaim& claim : measured_.claims) {
       ClaimResult c;
       c.text = claim.text;
@@ -299,6 +351,161 @@ class Calibrator {
     }
   }
 
+  std::size_t fitted_residual_count() const { return fitted_cells_.size() * spec_.metrics.size(); }
+
+  void note(const std::string& line) const {
+    if (options_.note) options_.note(line);
+  }
+
+  // Marks the best start, the starts that ended in an earlier start's
+  // minimum, and those the fitted cells cannot tell from the best; runs all
+  // cells at every other distinct minimum for its fitted and predicted MAPE.
+  void compare_starts(const std::vector<double>& best_point) {
+    const double same = std::max(0.02, 2 * spec_.tolerance);
+    const std::size_t n = fitted_residual_count();
+    const std::size_t p = spec_.parameters.size();
+    if (n > p) {
+      result_.uncertainty.equivalent_objective =
+          equivalent_objective(result_.objective, n, p, spec_.confidence);
+    }
+    auto close = [same](const std::vector<double>& a, const std::vector<double>& b) {
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        if (std::abs(a[i] - b[i]) > same) return false;
+      }
+      return true;
+    };
+    bool best_marked = false;
+    for (std::size_t k = 0; k < result_.starts.size(); ++k) {
+      StartResult& sr = result_.starts[k];
+      for (std::size_t j = 0; j < k && sr.same_as == 0; ++j) {
+        if (close(sr.unit_point, result_.starts[j].unit_point)) sr.same_as = result_.starts[j].index;
+      }
+      if (!best_marked && sr.unit_point == best_point) {
+        sr.best = best_marked = true;
+      }
+      sr.equivalent = !sr.best && n > p && sr.objective <= result_.uncertainty.equivalent_objective;
+    }
+    for (StartResult& sr : result_.starts) {
+      if (sr.best) {
+        sr.cells_run = true;
+        sr.fitted_mape = result_.fitted_mape;
+        sr.predicted_mape = result_.predicted_mape;
+      }
+    }
+    if (result_.starts.size() < 2) return;
+    for (StartResult& sr : result_.starts) {
+      if (sr.cells_run) continue;
+      if (sr.same_as > 0) {
+        const StartResult& first = result_.starts[static_cast<std::size_t>(sr.same_as - 1)];
+        if (first.cells_run && sr.values == first.values) {
+          sr.cells_run = true;
+          sr.fitted_mape = first.fitted_mape;
+          sr.predicted_mape = first.predicted_mape;
+          continue;
+        }
+      }
+      if (result_.interrupted || (options_.stop_requested && options_.stop_requested())) return;
+      note("every cell at the minimum of start " + std::to_string(sr.index));
+      const CellSet set = all_cells(sr.values);
+      sr.cells_run = true;
+      sr.fitted_mape = set.fitted_mape;
+      sr.predicted_mape = set.predicted_mape;
+    }
+  }
+
+  // A cell's residual as the objective counts it (log ratio or relative error).
+  double residual_of(const CellResult& x, double sim) const { return residual(sim, x.measured); }
+
+  // The metric value whose residual is r (the inverse of residual()).
+  double value_of_residual(double measured, double r) const {
+    return spec_.objective == Objective::squared_relative ? measured * (1 + r) : measured * std::exp(r);
+  }
+
+  // The linearized uncertainty at the fit: runs every cell at the fitted
+  // value +- step along each parameter, differences the residuals, and
+  // derives the parameter intervals and every cell's band from them.
+  void uncertainty(const std::vector<double>& u0) {
+    UncertaintyResult& out = result_.uncertainty;
+    out.level = spec_.confidence;
+    out.step = spec_.step;
+    const std::size_t p = spec_.parameters.size();
+    const std::size_t n = fitted_residual_count();
+    out.residuals = n;
+    if (n <= p) {
+      out.why_not = std::to_string(n) + " fitted values for " + std::to_string(p) +
+                    (p == 1 ? " parameter" : " parameters") + ": no degrees of freedom left to judge the fit by";
+      return;
+    }
+    // gradient[cell][parameter] of the residual, in unit coordinates.
+    std::vector<std::vector<double>> gradient(result_.cells.size(), std::vector<double>(p, 0.0));
+    for (std::size_t i = 0; i < p; ++i) {
+      std::vector<double> up = u0, down = u0;
+      up[i] = std::min(1.0, u0[i] + spec_.step);
+      down[i] = std::max(0.0, u0[i] - spec_.step);
+      const double span = unit_of(i, up[i]) - unit_of(i, down[i]);
+      if (options_.stop_requested && options_.stop_requested()) {
+        out.why_not = "interrupted";
+        return;
+      }
+      note("uncertainty: " + spec_.parameters[i].key + " at " + texts(down)[i] + " and " + texts(up)[i]);
+      const CellSet hi = all_cells(texts(up));
+      const CellSet lo = all_cells(texts(down));
+      out.simulation_runs += 2 * static_cast<int>(measured_.cells.size() * seeds_.size());
+      if (span <= 0) continue;  // a parameter too coarse to move: no slope, not determined
+      for (std::size_t c = 0; c < result_.cells.size(); ++c) {
+        const CellResult& x = result_.cells[c];
+        if (hi.cells[c].runs == 0 || lo.cells[c].runs == 0) continue;
+        gradient[c][i] = (residual_of(x, hi.cells[c].sim_mean) - residual_of(x, lo.cells[c].sim_mean)) / span;
+      }
+    }
+    std::vector<std::vector<double>> jacobian;
+    for (std::size_t c = 0; c < result_.cells.size(); ++c) {
+      if (result_.cells[c].fitted) jacobian.push_back(gradient[c]);
+    }
+    const LinearizedFit lin = linearize_fit(jacobian, result_.objective, spec_.confidence);
+    out.available = true;
+    out.dof = lin.dof;
+    out.s = lin.s;
+    out.t = lin.t;
+    out.correlation = lin.correlation;
+    for (std::size_t i = 0; i < p; ++i) {
+      const CalibrationParameter& par = spec_.parameters[i];
+      ParameterUncertainty pu;
+      pu.determined = lin.determined[i];
+      pu.std_error = lin.std_error[i] * (par.max - par.min);
+      const double v = result_.fitted[i];
+      pu.lo = pu.determined ? v - lin.t * pu.std_error : par.min;
+      pu.hi = pu.determined ? v + lin.t * pu.std_error : par.max;
+      pu.clipped_lo = pu.lo < par.min;
+      pu.clipped_hi = pu.hi > par.max;
+      pu.lo = std::max(pu.lo, par.min);
+      pu.hi = std::min(pu.hi, par.max);
+      out.parameters.push_back(pu);
+    }
+    for (std::size_t c = 0; c < result_.cells.size(); ++c) {
+      CellResult& x = result_.cells[c];
+      if (x.runs == 0) continue;
+      const double band = confidence_half_width(lin, gradient[c]);
+      if (!std::isfinite(band)) continue;
+      const double prediction = prediction_half_width(lin, gradient[c]);
+      const double r0 = residual_of(x, x.sim_mean);
+      x.has_band = true;
+      x.band_lo = value_of_residual(x.measured, r0 - band);
+      x.band_hi = value_of_residual(x.measured, r0 + band);
+      x.prediction_lo = value_of_residual(x.measured, r0 - prediction);
+      x.prediction_hi = value_of_residual(x.measured, r0 + prediction);
+      x.measured_in_prediction = std::abs(r0) <= prediction;  // the measured value's own residual is 0
+      ++(x.fitted ? out.fitted_with : out.predicted_with);
+      if (x.measured_in_prediction) ++(x.fitted ? out.fitted_in : out.predicted_in);
+    }
+  }
+
+  // The unit coordinate of the value u quantizes to (what was really run).
+  double unit_of(std::size_t i, double u) const {
+    const CalibrationParameter& p = spec_.parameters[i];
+    return (base_value(i, u) - p.min) / (p.max - p.min);
+  }
+
   std::string file_;
   const CalibrationOptions& options_;
   MeasuredSpec measured_;
@@ -308,6 +515,7 @@ class Calibrator {
   std::vector<std::size_t> fitted_cells_;
   std::map<std::vector<std::string>, std::vector<double>> cache_;
   int evaluations_ = 0;
+  int start_ = 1;  // the start being minimized from
   int simulation_runs_ = 0;
   double start_objective_ = 0;
   double best_ = 0;
@@ -317,6 +525,96 @@ class Calibrator {
 
 
 std::string pad(const std::string& s, std::size_t w) { return s.size() >= w ? s : s + std::string(w - s.size(), ' '); }
+
+// Rows as columns padded to their widest cell, indented two spaces.
+void write_table(std::ostream& out, const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> widths;
+  for (const auto& row : rows) {
+    widths.resize(std::max(widths.size(), row.size()), 0);
+    for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
+  }
+  for (const auto& row : rows) {
+    std::string line = " ";
+    for (std::size_t i = 0; i < row.size(); ++i) line += " " + pad(row[i], widths[i]);
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out << line << "\n";
+  }
+}
+
+void write_uncertainty(std::ostream& out, const CalibrationResult& r, std::size_t w) {
+  const UncertaintyResult& u = r.uncertainty;
+  if (!r.spec.uncertainty || r.interrupted) return;
+  const std::string level = format_fixed(u.level * 100, 0) + "%";
+  if (!u.available) {
+    out << "Uncertainty: not computed (" << u.why_not << ")\n\n";
+    return;
+  }
+  const std::size_t p = r.spec.parameters.size();
+  out << "Uncertainty, linearized at the fit (central differences of +-" << format_fixed(u.step * 100, 1)
+      << "% of each range; " << u.residuals << " fitted values - " << p << (p == 1 ? " parameter = " : " parameters = ")
+      << u.dof << (u.dof == 1 ? " degree" : " degrees") << " of freedom; scatter s = " << format_fixed(u.s, 4) << ", t = " << format_fixed(u.t, 3)
+      << "):\n";
+  for (std::size_t i = 0; i < u.parameters.size(); ++i) {
+    const CalibrationParameter& p = r.spec.parameters[i];
+    const ParameterUncertainty& pu = u.parameters[i];
+    out << "  " << pad(p.key, w) << "  ";
+    if (!pu.determined) {
+      out << "not determined: the fitted cells do not depend on it\n";
+      continue;
+    }
+    out << level << " " << format_value(p, pu.lo) << (pu.clipped_lo ? " (bound)" : "") << " .. "
+        << format_value(p, pu.hi) << (pu.clipped_hi ? " (bound)" : "") << "  (standard error "
+        << format_value(p, quantize(p, pu.std_error)) << ")\n";
+  }
+  if (u.parameters.size() > 1) {
+    out << "  correlations:";
+    for (std::size_t i = 0; i < u.correlation.size(); ++i) {
+      for (std::size_t k = i + 1; k < u.correlation.size(); ++k) {
+        out << " [" << i + 1 << "," << k + 1 << "] " << format_fixed(u.correlation[i][k], 2);
+      }
+    }
+    out << "\n";
+  }
+  out << "  (the scatter of the fitted cells stands in for noise: with model error the intervals say what\n"
+         "   the fitted cells allow, not what is true; a parameter's interval holds the others fixed)\n\n";
+}
+
+void write_starts(std::ostream& out, const CalibrationResult& r) {
+  if (r.starts.size() < 2) return;
+  out << "Starts (" << r.starts.size() << "; the declared start, then Halton points over the box):\n";
+  std::vector<std::vector<std::string>> rows{
+      {"start", "from", "to", "objective", "evaluations", "fitted MAPE", "predicted MAPE", ""}};
+  auto join = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const std::string& x : v) s += (s.empty() ? "" : " ") + x;
+    return s;
+  };
+  for (const StartResult& s : r.starts) {
+    std::string verdict = s.best ? "best" : s.same_as > 0 ? "same minimum as " + std::to_string(s.same_as) : "";
+    if (s.equivalent) verdict += std::string(verdict.empty() ? "" : "; ") + "fits as well as the best (F test)";
+    if (verdict.empty()) verdict = "worse";
+    rows.push_back({std::to_string(s.index), join(s.start_values), join(s.values), format_fixed(s.objective, 4),
+                    std::to_string(s.evaluations), s.cells_run ? format_fixed(s.fitted_mape, 1) + "%" : "-",
+                    s.cells_run && r.predicted_count > 0 ? format_fixed(s.predicted_mape, 1) + "%" : "-", verdict});
+  }
+  write_table(out, rows);
+  bool differ = false;
+  const StartResult* best = nullptr;
+  for (const StartResult& s : r.starts) {
+    if (s.best) best = &s;
+  }
+  for (const StartResult& s : r.starts) {
+    if (best && s.equivalent && s.same_as == 0 && s.cells_run && best->cells_run &&
+        std::abs(s.predicted_mape - best->predicted_mape) >= 1.0) {
+      differ = true;
+    }
+  }
+  if (differ) {
+    out << "  The fitted cells do not decide between minima that predict differently: the predictions\n"
+           "  depend on which one the bounds and the start select.\n";
+  }
+  out << "\n";
+}
 
 }  // namespace
 
@@ -350,11 +648,18 @@ void write_calibration_report(std::ostream& out, const CalibrationResult& r) {
            "   physical, otherwise the parameter is standing in for something the model lacks)\n";
   }
   out << "\n";
+  write_uncertainty(out, r, w);
+  write_starts(out, r);
   std::vector<std::string> header;
   for (const auto& k : r.measured.keys) header.push_back(k.first);
   const bool multi = r.measured.metrics.size() > 1;
   if (multi) header.push_back("metric");
+  const bool bands = r.uncertainty.available;
   for (const char* h : {"measured", "simulated", "range", "error", "role"}) header.push_back(h);
+  if (bands) {
+    header.push_back(format_fixed(r.uncertainty.level * 100, 0) + "% band");
+    header.push_back("in PI");
+  }
   std::vector<std::vector<std::string>> rows{header};
   for (const CellResult& c : r.cells) {
     std::vector<std::string> row = c.key_values;
@@ -365,23 +670,24 @@ void write_calibration_report(std::ostream& out, const CalibrationResult& r) {
     row.push_back(c.runs > 1 ? format_fixed(c.sim_min, d) + "-" + format_fixed(c.sim_max, d) : "");
     row.push_back(c.runs == 0 ? "-" : (c.error >= 0 ? "+" : "") + format_fixed(c.error, 1) + (c.fairness ? " pt" : "%"));
     row.push_back(c.fitted ? "fitted" : "predicted");
+    if (bands) {
+      row.push_back(c.has_band ? format_fixed(c.band_lo, d) + "-" + format_fixed(c.band_hi, d) : "undetermined");
+      row.push_back(c.has_band ? (c.measured_in_prediction ? "yes" : "no") : "-");
+    }
     rows.push_back(std::move(row));
   }
-  std::vector<std::size_t> widths(header.size(), 0);
-  for (const auto& row : rows) {
-    for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
-  }
-  for (const auto& row : rows) {
-    std::string line = " ";
-    for (std::size_t i = 0; i < row.size(); ++i) line += " " + pad(row[i], widths[i]);
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out << line << "\n";
-  }
+  write_table(out, rows);
   // With several metrics a "cell" of the MAPE is one metric of one measured cell.
   const char* unit = multi ? " values" : " cells";
   out << "\nMAPE: fitted " << format_fixed(r.fitted_mape, 1) << "% (" << r.fitted_count << unit << "), predicted "
       << (r.predicted_count > 0 ? format_fixed(r.predicted_mape, 1) + "%" : std::string("-")) << " (" << r.predicted_count
       << unit << ")\n";
+  const UncertaintyResult& u = r.uncertainty;
+  if (u.available) {
+    const std::string level = format_fixed(u.level * 100, 0) + "%";
+    out << "Measured inside the " << level << " prediction interval: fitted " << u.fitted_in << " of " << u.fitted_with
+        << ", predicted " << u.predicted_in << " of " << u.predicted_with << "\n";
+  }
   if (!r.claims.empty()) {
     out << "\nClaimed ratios at the fitted values, simulated vs measured:\n";
     for (const ClaimResult& c : r.claims) {

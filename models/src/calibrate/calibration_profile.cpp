@@ -82,8 +82,63 @@ void write_calibration_profile(std::ostream& out, const CalibrationResult& r, co
     }
     out << ", metric: " << x.metric << ", measured: " << number(x.measured) << ", simulated: "
         << (x.runs > 0 ? number(x.sim_mean) : std::string("null")) << ", error: " << format_fixed(x.error, 2)
-        << (x.fairness ? ", error_unit: points" : ", error_unit: percent") << ", role: " << (x.fitted ? "fitted" : "predicted")
-        << " }\n";
+        << (x.fairness ? ", error_unit: points" : ", error_unit: percent") << ", role: " << (x.fitted ? "fitted" : "predicted");
+    if (x.has_band) {
+      out << ", band: [" << number(x.band_lo) << ", " << number(x.band_hi) << "], prediction: [" << number(x.prediction_lo)
+          << ", " << number(x.prediction_hi) << "]";
+    }
+    out << " }\n";
+  }
+  const UncertaintyResult& u = r.uncertainty;
+  if (u.available) {
+    out << "uncertainty:\n";
+    out << "  method: \"linearized at the fit, central differences of " << format_fixed(u.step * 100, 1)
+        << "% of each range\"\n";
+    out << "  confidence: " << number(u.level) << "\n";
+    out << "  degrees_of_freedom: " << u.dof << "\n";
+    out << "  scatter: " << number(u.s) << "\n";
+    out << "  parameters:\n";
+    for (std::size_t i = 0; i < u.parameters.size() && i < c.parameters.size(); ++i) {
+      const CalibrationParameter& p = c.parameters[i];
+      const ParameterUncertainty& pu = u.parameters[i];
+      out << "    " << quoted(p.key) << ": ";
+      if (!pu.determined) {
+        out << "{ determined: false }\n";
+        continue;
+      }
+      out << "{ standard_error: " << format_value(p, quantize(p, pu.std_error)) << ", interval: ["
+          << format_value(p, pu.lo) << ", " << format_value(p, pu.hi) << "] }\n";
+    }
+    if (u.parameters.size() > 1) {
+      out << "  correlation:\n";
+      for (const std::vector<double>& row : u.correlation) {
+        out << "    - [";
+        for (std::size_t k = 0; k < row.size(); ++k) out << (k > 0 ? ", " : "") << format_fixed(row[k], 3);
+        out << "]\n";
+      }
+    }
+    out << "  measured_in_prediction_interval: { fitted: " << u.fitted_in << ", fitted_of: " << u.fitted_with
+        << ", predicted: " << u.predicted_in << ", predicted_of: " << u.predicted_with << " }\n";
+  }
+  if (r.starts.size() > 1) {
+    out << "starts:\n";
+    for (const StartResult& st : r.starts) {
+      auto list = [](const std::vector<std::string>& v) {
+        std::string t = "[";
+        for (std::size_t i = 0; i < v.size(); ++i) t += (i > 0 ? ", " : "") + v[i];
+        return t + "]";
+      };
+      out << "  - { from: " << list(st.start_values) << ", to: " << list(st.values)
+          << ", objective: " << number(st.objective) << ", evaluations: " << st.evaluations;
+      if (st.cells_run) {
+        out << ", fitted_mape_pct: " << format_fixed(st.fitted_mape, 2)
+            << ", predicted_mape_pct: " << format_fixed(st.predicted_mape, 2);
+      }
+      if (st.best) out << ", best: true";
+      if (st.same_as > 0) out << ", same_as: " << st.same_as;
+      if (st.equivalent) out << ", equivalent: true";
+      out << " }\n";
+    }
   }
   out << "summary:\n";
   out << "  fitted_cells: " << r.fitted_count << "\n";

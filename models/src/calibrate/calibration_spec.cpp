@@ -70,10 +70,17 @@ class CalibrationReader {
         c_.tolerance = bounded(kv.second, field, 1e-9, 1.0);
       } else if (key == "step") {
         c_.step = bounded(kv.second, field, 1e-6, 0.5);
+      } else if (key == "starts") {
+        c_.starts = static_cast<int>(bounded(kv.second, field, 1, 64));
+        if (r_.number(kv.second, field) != c_.starts) r_.fail(kv.second, field, "expected a whole number of starts");
+      } else if (key == "uncertainty") {
+        c_.uncertainty = r_.boolean(kv.second, field);
+      } else if (key == "confidence") {
+        c_.confidence = bounded(kv.second, field, 0.5, 0.999);
       } else {
         r_.fail(kv.first, field,
                 "unknown key '" + key +
-                    "' (accepted: parameters, fit_on, metrics, seeds, objective, method, max_evaluations, tolerance, step)");
+                    "' (accepted: parameters, fit_on, metrics, seeds, objective, method, max_evaluations, tolerance, step, starts, uncertainty, confidence)");
       }
     }
     if (c_.parameters.empty()) r_.fail(root, "calibrate.parameters", "needs at least one parameter");

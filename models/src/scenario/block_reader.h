@@ -32,6 +32,12 @@ class BlockReader {
     if (ec != std::errc{} || end != s.data() + s.size()) fail(n, field, "expected a number, got '" + s + "'");
     return v;
   }
+  bool boolean(const YAML::Node& n, const std::string& field) const {
+    const std::string s = scalar(n, field);
+    if (s == "true") return true;
+    if (s == "false") return false;
+    fail(n, field, "expected true or false, got '" + s + "'");
+  }
   // The values of `names` in a map, in that order.
   std::vector<std::string> values_of(const YAML::Node& map, const std::vector<std::string>& names,
                                      const std::string& field) const {

@@ -24,6 +24,7 @@ namespace netsim::calibrate {
 
 struct EvaluationProgress {
   int evaluation = 0;               // 1-based
+  int start = 1;                    // which start of a multi-start fit (1-based)
   std::vector<std::string> values;  // parameter values as set
   double objective = 0;
   double best = 0;                  // best objective so far
@@ -43,6 +44,9 @@ struct CalibrationOptions {
   // and the result is built from the best point evaluated so far (its cells
   // are still run for the report), with stop_reason "interrupted".
   std::function<bool()> stop_requested;
+  // Lines about the phases after the fit (the runs at other starts' minima,
+  // the uncertainty analysis), for stderr.
+  std::function<void(const std::string&)> note;
 };
 
 struct CellResult {
@@ -54,6 +58,60 @@ struct CellResult {
   double sim_mean = 0, sim_min = 0, sim_max = 0;
   std::size_t runs = 0;
   double error = 0;  // throughput: relative error in %; fairness: index points
+  // The uncertainty analysis (UncertaintyResult): the `level` interval of the
+  // simulated mean from the parameters' uncertainty alone (band), and the
+  // prediction interval that adds the fitted cells' scatter; both in the
+  // metric's units. has_band is false when the analysis did not run or the
+  // cell depends on an undetermined parameter.
+  bool has_band = false;
+  double band_lo = 0, band_hi = 0;
+  double prediction_lo = 0, prediction_hi = 0;
+  bool measured_in_prediction = false;
+};
+
+// One start of a (multi-start) fit and the local minimum it ended in.
+struct StartResult {
+  int index = 0;                          // 1-based; 1 is the declared start
+  std::vector<std::string> start_values;  // as set
+  std::vector<std::string> values;        // where the minimizer ended
+  std::vector<double> unit_point;
+  double objective = 0;
+  int evaluations = 0;
+  std::string stop_reason;
+  int same_as = 0;          // > 0: ended in the same minimum as that earlier start (within 2% of every range)
+  bool best = false;        // the minimum the result reports
+  // Its objective is below the F-test threshold of the best (UncertaintyResult
+  // ::equivalent_objective): the fitted cells cannot tell it from the best.
+  bool equivalent = false;
+  bool cells_run = false;   // all cells were run at `values` (false after an interruption)
+  double fitted_mape = 0, predicted_mape = 0;
+};
+
+struct ParameterUncertainty {
+  bool determined = true;   // false: the fitted cells do not depend on it (infinite error)
+  double std_error = 0;     // base units
+  double lo = 0, hi = 0;    // fitted -+ t * std_error, clipped to [min, max]
+  bool clipped_lo = false, clipped_hi = false;
+};
+
+// Linearized uncertainty at the fit (netsim/calibrate/fit_statistics.h): a
+// central-difference Jacobian of every cell's residual, step `step` of each
+// parameter's range either side of the fitted value.
+struct UncertaintyResult {
+  bool available = false;
+  std::string why_not;      // when not available
+  double level = 0.95;
+  double step = 0;
+  std::size_t residuals = 0;
+  int dof = 0;
+  double s = 0;             // scatter of the fitted residuals, sqrt(SSR / dof)
+  double t = 0;             // Student t quantile
+  double equivalent_objective = 0;  // F-test threshold for "fits as well" (also without the Jacobian)
+  std::vector<ParameterUncertainty> parameters;
+  std::vector<std::vector<double>> correlation;
+  std::size_t fitted_in = 0, fitted_with = 0;        // fitted cells: measured in the prediction interval / with one
+  std::size_t predicted_in = 0, predicted_with = 0;  // predicted cells: the same
+  int simulation_runs = 0;
 };
 
 struct ClaimResult {
@@ -83,6 +141,8 @@ struct CalibrationResult {
   std::size_t fitted_count = 0, predicted_count = 0;
   double fitted_mape = 0, predicted_mape = 0;  // mean |relative error| in %
   std::vector<ClaimResult> claims;
+  std::vector<StartResult> starts;         // one per start, in order
+  UncertaintyResult uncertainty;
 };
 
 // Loads `scenario_file` (with options.overrides), fits, and evaluates every

@@ -12,7 +12,10 @@
 //     method: nelder_mead            # or levenberg_marquardt
 //     max_evaluations: 80
 //     tolerance: 0.01                # nelder_mead: stop when the simplex spans < 1% of every range
-//     step: 0.05                     # levenberg_marquardt: finite-difference step, fraction of the range
+//     step: 0.05                     # finite-difference step (levenberg_marquardt, uncertainty), fraction of the range
+//     starts: 1                      # minimizer runs: the start above, then Halton points over the box
+//     uncertainty: true              # linearized intervals of the parameters and of every cell
+//     confidence: 0.95               # their level
 //
 // See docs/calibration.md.
 #pragma once
@@ -42,6 +45,9 @@ struct CalibrationSpec {
   int max_evaluations = 80;
   double tolerance = 0.01;
   double step = 0.05;
+  int starts = 1;
+  bool uncertainty = true;
+  double confidence = 0.95;
 };
 
 // Parses spec.calibrate against the scenario's measured block; nullopt when
