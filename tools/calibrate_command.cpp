@@ -26,6 +26,7 @@ int command_calibrate(const Options& o, const std::vector<std::string>& args) {
   co.overrides = o.overrides;
   co.jobs = o.jobs;
   co.max_evaluations = o.max_evaluations;
+  co.starts = o.starts;
   if (!o.data.empty()) {
     // The block says which keys and which metric; the files give the values.
     const ScenarioSpec spec = load_scenario(o.scenario_file, o.overrides);

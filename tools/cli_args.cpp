@@ -91,6 +91,7 @@ Options:
   --set KEY=VALUE    pin a field in every run (not a fitted one)
   --profile FILE     apply another profile first
   --max-evaluations N  replaces calibrate.max_evaluations
+  --starts N         replaces calibrate.starts: minimizer runs from the start and Halton points
   --out FILE         where the profile goes (default: <scenario>.profile.yaml here)
   -j, --jobs N       worker threads for the runs of one evaluation (default: all cores)
   -h, --help         this help
@@ -294,6 +295,10 @@ Options parse_args(const std::vector<std::string>& args) {
       const std::uint64_t n = positive(a, value_of(i));
       if (n > 100000) throw UsageError("--max-evaluations needs a positive integer up to 100000");
       o.max_evaluations = static_cast<int>(n);
+    } else if (a == "--starts" && calibrate) {
+      const std::uint64_t n = positive(a, value_of(i));
+      if (n > 64) throw UsageError("--starts needs a positive integer up to 64");
+      o.starts = static_cast<int>(n);
     } else if (a == "--out" && (o.command == "run" || sweep || calibrate)) {
       o.out_path = value_of(i);
     } else if (a == "--trace-tcp" && o.command == "run") {

@@ -41,6 +41,8 @@ calibrate:
 YAML
 
 expect calibrate-help 0 'max-evaluations' '' -- "$netsim" calibrate --help
+expect calibrate-help-starts 0 'starts N' '' -- "$netsim" calibrate --help
+expect calibrate-bad-starts 2 '' "--starts needs a positive integer up to 64" -- "$netsim" calibrate "$work/syn.yaml" --starts 65
 expect calibrate-needs-file 2 '' "needs a scenario FILE" -- "$netsim" calibrate
 expect calibrate-bad-option 2 '' "unknown option '--axis'" -- "$netsim" calibrate "$work/syn.yaml" --axis a=1
 expect calibrate-no-measured 3 '' "needs a measured: block" -- "$netsim" calibrate "$src/scenarios/udp-drop-sweep.yaml" --out "$work/p.yaml"
@@ -54,6 +56,13 @@ if grep -q '^command: "netsim calibrate ' "$work/syn.profile.yaml" && grep -q '"
   pass profile-records-command-and-values
 else
   fail profile-records-command-and-values
+fi
+expect calibrate-starts 0 'Starts \(2; the declared start, then Halton points over the box\):' 'start 2, evaluation' -- \
+  "$netsim" calibrate "$work/syn.yaml" -j 2 --starts 2 --out "$work/syn2.profile.yaml"
+if grep -q '^starts:' "$work/syn2.profile.yaml"; then
+  pass profile-records-starts
+else
+  fail profile-records-starts
 fi
 rate=$(sed -n 's/.*"links.sw-rx.rate": { value: \([^,]*\),.*/\1/p' "$work/syn.profile.yaml")
 expect run-with-profile 0 "\"value\": \"$rate\"" '' -- \

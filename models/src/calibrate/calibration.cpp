@@ -68,6 +68,7 @@ class Calibrator {
     if (!c) throw ScenarioError(at, "calibrate", "the scenario has no calibrate: block (see docs/calibration.md)");
     spec_ = std::move(*c);
     if (options.max_evaluations > 0) spec_.max_evaluations = options.max_evaluations;
+    if (options.starts > 0) spec_.starts = options.starts;
     for (const CalibrationParameter& p : spec_.parameters) {
       for (const Override& o : options.overrides) {
         if (std::find(p.paths.begin(), p.paths.end(), o.key) != p.paths.end()) {
