@@ -813,3 +813,33 @@ TEST(CalibrationStarts, AValleyOfEqualMinimaIsReportedAsUndecided) {
 
 }  // namespace
 }  // namespace netsim::calibrate
+
+namespace netsim::calibrate {
+namespace {
+
+// Standard errors and widths are amounts, not values: never clamped into
+// the bounds (a 20 KB error of a buffer bounded at 64-1000 KB stays 20 KB).
+TEST(CalibrationParameter, AmountsAreNeitherQuantizedNorClamped) {
+  CalibrationParameter buffer;
+  buffer.kind = ParameterKind::size;
+  buffer.unit = "KB";
+  buffer.min = 64e3;
+  buffer.max = 1000e3;
+  EXPECT_EQ(format_amount(buffer, 20e3), "20KB");
+  EXPECT_EQ(format_amount(buffer, 64.0123e3), "64.01KB");
+  CalibrationParameter delay;
+  delay.kind = ParameterKind::duration;
+  delay.unit = "us";
+  delay.min = 1e6;
+  delay.max = 120e6;
+  EXPECT_EQ(format_amount(delay, 3.1164e6), "3.116us");
+  EXPECT_EQ(format_amount(delay, 0.5e6), "0.5us");
+  CalibrationParameter loss;
+  loss.kind = ParameterKind::real;
+  loss.min = 0.01;
+  loss.max = 0.2;
+  EXPECT_EQ(format_amount(loss, 0.0012345), "0.001234");
+}
+
+}  // namespace
+}  // namespace netsim::calibrate

@@ -565,7 +565,7 @@ void write_uncertainty(std::ostream& out, const CalibrationResult& r, std::size_
     }
     out << level << " " << format_value(p, pu.lo) << (pu.clipped_lo ? " (bound)" : "") << " .. "
         << format_value(p, pu.hi) << (pu.clipped_hi ? " (bound)" : "") << "  (standard error "
-        << format_value(p, quantize(p, pu.std_error)) << ")\n";
+        << format_amount(p, pu.std_error) << ")\n";
   }
   if (u.parameters.size() > 1) {
     out << "  correlations:";

@@ -182,4 +182,19 @@ std::string format_value(const CalibrationParameter& p, double value) {
   return std::to_string(whole) + (p.kind == ParameterKind::size ? "B" : p.kind == ParameterKind::rate ? "bps" : "ps");
 }
 
+std::string format_amount(const CalibrationParameter& p, double amount) {
+  char buf[48];
+  const UnitScale* u = p.kind == ParameterKind::real || p.kind == ParameterKind::integer ? nullptr : find_unit(p.unit);
+  if (u != nullptr) {
+    std::snprintf(buf, sizeof buf, "%.4g%s", amount / static_cast<double>(u->scale), p.unit.c_str());
+    return buf;
+  }
+  const char* base = p.kind == ParameterKind::size   ? "B"
+                     : p.kind == ParameterKind::rate ? "bps"
+                     : p.kind == ParameterKind::duration ? "ps"
+                                                     : "";
+  std::snprintf(buf, sizeof buf, "%.4g%s", amount, base);
+  return buf;
+}
+
 }  // namespace netsim::calibrate

@@ -106,7 +106,7 @@ void write_calibration_profile(std::ostream& out, const CalibrationResult& r, co
         out << "{ determined: false }\n";
         continue;
       }
-      out << "{ standard_error: " << format_value(p, quantize(p, pu.std_error)) << ", interval: ["
+      out << "{ standard_error: " << format_amount(p, pu.std_error) << ", interval: ["
           << format_value(p, pu.lo) << ", " << format_value(p, pu.hi) << "] }\n";
     }
     if (u.parameters.size() > 1) {

@@ -46,6 +46,10 @@ double quantize(const CalibrationParameter& p, double value);
 // unit where that is exact ("63.5us", "612.25Mbps", "1500B", "3", "0.05").
 std::string format_value(const CalibrationParameter& p, double value);
 
+// An amount in the parameter's unit with four significant digits, not
+// quantized nor clamped: a width or a standard error ("3.116us", "70.5KB").
+std::string format_amount(const CalibrationParameter& p, double amount);
+
 // "lower" or "upper" when a fitted value sits on that bound (within 0.1% of
 // the range), "" otherwise. A fit that ends on a bound says the data pull the
 // parameter outside the range: either the bound is not physical and may be
