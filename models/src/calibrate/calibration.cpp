@@ -577,7 +577,8 @@ void write_uncertainty(std::ostream& out, const CalibrationResult& r, std::size_
     out << "\n";
   }
   out << "  (the scatter of the fitted cells stands in for noise: with model error the intervals say what\n"
-         "   the fitted cells allow, not what is true; a parameter's interval holds the others fixed)\n\n";
+         "   the fitted cells allow, not what is true; they are linear around this minimum and do not see\n"
+         "   another one: use starts: for that)\n\n";
 }
 
 void write_starts(std::ostream& out, const CalibrationResult& r) {
