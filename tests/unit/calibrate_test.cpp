@@ -843,3 +843,47 @@ TEST(CalibrationParameter, AmountsAreNeitherQuantizedNorClamped) {
 
 }  // namespace
 }  // namespace netsim::calibrate
+
+namespace netsim::calibrate {
+namespace {
+
+// A stop during the second of three starts keeps everything evaluated so
+// far: the first start's minimum, the second start's partial run, and the
+// best point over both as the result; no uncertainty analysis after it.
+TEST(CalibrationStarts, AStopDuringALaterStartKeepsTheBestSoFar) {
+  const std::string truth = udp_scenario("600Mbps", "0.05", "");
+  TempFile f("stopstarts.yaml", udp_scenario("400Mbps", "0.02",
+                                             measured_and_calibrate(simulated(truth, "200Mbps"),
+                                                                    simulated(truth, "900Mbps"), "nelder_mead") +
+                                                 "  starts: 3\n"));
+  // How many evaluations the first start takes on its own.
+  CalibrationOptions one_start;
+  one_start.starts = 1;
+  const CalibrationResult first = run_calibration(f.path(), one_start);
+  ASSERT_EQ(first.starts.size(), 1u);
+  const int limit = first.evaluations + 4;  // four evaluations into start 2
+  CalibrationOptions o;
+  int polls = 0;
+  o.stop_requested = [&polls, limit] { return ++polls > limit; };
+  std::vector<EvaluationProgress> seen;
+  o.progress = [&seen](const EvaluationProgress& p) { seen.push_back(p); };
+  const CalibrationResult r = run_calibration(f.path(), o);
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_EQ(r.stop_reason, "interrupted");
+  ASSERT_EQ(r.starts.size(), 2u);
+  EXPECT_EQ(r.evaluations, limit);
+  EXPECT_EQ(r.starts[0].evaluations + r.starts[1].evaluations, limit);
+  EXPECT_EQ(r.starts[0].values, first.fitted_values);
+  EXPECT_EQ(r.starts[1].stop_reason, "interrupted");
+  ASSERT_EQ(static_cast<int>(seen.size()), limit);
+  EXPECT_EQ(seen.back().start, 2);
+  const auto best = std::min_element(seen.begin(), seen.end(),
+                                     [](const auto& a, const auto& b) { return a.objective < b.objective; });
+  EXPECT_DOUBLE_EQ(r.objective, best->objective);
+  EXPECT_EQ(r.fitted_values, best->values);
+  EXPECT_FALSE(r.uncertainty.available);
+  EXPECT_EQ(r.cells.size(), 2u);  // the report still runs at the best point
+}
+
+}  // namespace
+}  // namespace netsim::calibrate
