@@ -451,23 +451,33 @@ TEST(MeasuredDataCells, MapsKeysAveragesRepeatsAndReportsWhatItCannotUse) {
 namespace netsim::calibrate {
 namespace {
 
+// Options that let `evaluations` evaluations run and refuse the next one (a
+// stop request), recording each evaluation's progress in `seen`.
+CalibrationOptions stop_after(int evaluations, int& polls, std::vector<EvaluationProgress>& seen) {
+  CalibrationOptions o;
+  o.stop_requested = [&polls, evaluations] { return ++polls > evaluations; };
+  o.progress = [&seen](const EvaluationProgress& p) { seen.push_back(p); };
+  return o;
+}
+
+const EvaluationProgress& best_seen(const std::vector<EvaluationProgress>& seen) {
+  return *std::min_element(seen.begin(), seen.end(),
+                           [](const auto& a, const auto& b) { return a.objective < b.objective; });
+}
+
 TEST(Calibration, AStopKeepsTheBestPointSoFar) {
   const std::string truth = udp_scenario("600Mbps", "0.05", "");
   TempFile f("stop.yaml", udp_scenario("400Mbps", "0.02",
                                        measured_and_calibrate(simulated(truth, "200Mbps"),
                                                               simulated(truth, "900Mbps"), "nelder_mead")));
-  CalibrationOptions o;
   int polls = 0;
-  o.stop_requested = [&polls] { return ++polls > 5; };  // five evaluations run, the sixth is refused
   std::vector<EvaluationProgress> seen;
-  o.progress = [&seen](const EvaluationProgress& p) { seen.push_back(p); };
-  const CalibrationResult r = run_calibration(f.path(), o);
+  const CalibrationResult r = run_calibration(f.path(), stop_after(5, polls, seen));  // the sixth is refused
   EXPECT_TRUE(r.interrupted);
   EXPECT_EQ(r.stop_reason, "interrupted");
   EXPECT_EQ(r.evaluations, 5);
   ASSERT_EQ(seen.size(), 5u);
-  const auto best = std::min_element(seen.begin(), seen.end(),
-                                     [](const auto& a, const auto& b) { return a.objective < b.objective; });
+  const EvaluationProgress* best = &best_seen(seen);
   EXPECT_EQ(r.fitted_values, best->values);
   EXPECT_DOUBLE_EQ(r.objective, best->objective);
   EXPECT_EQ(r.cells.size(), 2u);  // the report still runs at that point
@@ -862,12 +872,9 @@ TEST(CalibrationStarts, AStopDuringALaterStartKeepsTheBestSoFar) {
   const CalibrationResult first = run_calibration(f.path(), one_start);
   ASSERT_EQ(first.starts.size(), 1u);
   const int limit = first.evaluations + 4;  // four evaluations into start 2
-  CalibrationOptions o;
   int polls = 0;
-  o.stop_requested = [&polls, limit] { return ++polls > limit; };
   std::vector<EvaluationProgress> seen;
-  o.progress = [&seen](const EvaluationProgress& p) { seen.push_back(p); };
-  const CalibrationResult r = run_calibration(f.path(), o);
+  const CalibrationResult r = run_calibration(f.path(), stop_after(limit, polls, seen));
   EXPECT_TRUE(r.interrupted);
   EXPECT_EQ(r.stop_reason, "interrupted");
   ASSERT_EQ(r.starts.size(), 2u);
@@ -877,10 +884,8 @@ TEST(CalibrationStarts, AStopDuringALaterStartKeepsTheBestSoFar) {
   EXPECT_EQ(r.starts[1].stop_reason, "interrupted");
   ASSERT_EQ(static_cast<int>(seen.size()), limit);
   EXPECT_EQ(seen.back().start, 2);
-  const auto best = std::min_element(seen.begin(), seen.end(),
-                                     [](const auto& a, const auto& b) { return a.objective < b.objective; });
-  EXPECT_DOUBLE_EQ(r.objective, best->objective);
-  EXPECT_EQ(r.fitted_values, best->values);
+  EXPECT_DOUBLE_EQ(r.objective, best_seen(seen).objective);
+  EXPECT_EQ(r.fitted_values, best_seen(seen).values);
   EXPECT_FALSE(r.uncertainty.available);
   EXPECT_EQ(r.cells.size(), 2u);  // the report still runs at the best point
 }
