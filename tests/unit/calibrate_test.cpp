@@ -829,25 +829,23 @@ namespace {
 
 // Standard errors and widths are amounts, not values: never clamped into
 // the bounds (a 20 KB error of a buffer bounded at 64-1000 KB stays 20 KB).
+CalibrationParameter bounded(ParameterKind kind, const std::string& unit, double min, double max) {
+  CalibrationParameter p;
+  p.kind = kind;
+  p.unit = unit;
+  p.min = min;
+  p.max = max;
+  return p;
+}
+
 TEST(CalibrationParameter, AmountsAreNeitherQuantizedNorClamped) {
-  CalibrationParameter buffer;
-  buffer.kind = ParameterKind::size;
-  buffer.unit = "KB";
-  buffer.min = 64e3;
-  buffer.max = 1000e3;
+  const CalibrationParameter buffer = bounded(ParameterKind::size, "KB", 64e3, 1000e3);
   EXPECT_EQ(format_amount(buffer, 20e3), "20KB");
   EXPECT_EQ(format_amount(buffer, 64.0123e3), "64.01KB");
-  CalibrationParameter delay;
-  delay.kind = ParameterKind::duration;
-  delay.unit = "us";
-  delay.min = 1e6;
-  delay.max = 120e6;
+  const CalibrationParameter delay = bounded(ParameterKind::duration, "us", 1e6, 120e6);
   EXPECT_EQ(format_amount(delay, 3.1164e6), "3.116us");
   EXPECT_EQ(format_amount(delay, 0.5e6), "0.5us");
-  CalibrationParameter loss;
-  loss.kind = ParameterKind::real;
-  loss.min = 0.01;
-  loss.max = 0.2;
+  const CalibrationParameter loss = bounded(ParameterKind::real, "", 0.01, 0.2);
   EXPECT_EQ(format_amount(loss, 0.0012345), "0.001234");
 }
 

@@ -125,7 +125,8 @@ class Calibrator {
       sr.evaluations = one.evaluations;
       sr.stop_reason = one.stop_reason;
       result_.starts.push_back(std::move(sr));
-      // The lowest objective wins; a tie keeps the earlier start.
+      // The lowest objective wins; a tie keeps the earlier start. After a
+      // stop, `one` is already the best point over every start.
       if (k == 1 || one.objective < fit.objective || result_.interrupted) {
         fit.unit_point = one.unit_point;
         fit.objective = one.objective;
@@ -133,10 +134,6 @@ class Calibrator {
       }
     }
     fit.evaluations = evaluations_before;
-    if (result_.interrupted) {
-      fit.unit_point = best_point_;
-      fit.objective = best_;
-    }
     result_.spec = spec_;
     result_.measured = measured_;
     result_.seeds = seeds_;
@@ -382,16 +379,12 @@ class Calibrator {
         if (close(sr.unit_point, result_.starts[j].unit_point)) sr.same_as = result_.starts[j].index;
       }
       if (!best_marked && sr.unit_point == best_point) {
-        sr.best = best_marked = true;
-      }
-      sr.equivalent = !sr.best && n > p && sr.objective <= result_.uncertainty.equivalent_objective;
-    }
-    for (StartResult& sr : result_.starts) {
-      if (sr.best) {
-        sr.cells_run = true;
+        // The report's cells were run at this point.
+        sr.best = best_marked = sr.cells_run = true;
         sr.fitted_mape = result_.fitted_mape;
         sr.predicted_mape = result_.predicted_mape;
       }
+      sr.equivalent = !sr.best && n > p && sr.objective <= result_.uncertainty.equivalent_objective;
     }
     if (result_.starts.size() < 2) return;
     for (StartResult& sr : result_.starts) {
@@ -413,9 +406,6 @@ class Calibrator {
       sr.predicted_mape = set.predicted_mape;
     }
   }
-
-  // A cell's residual as the objective counts it (log ratio or relative error).
-  double residual_of(const CellResult& x, double sim) const { return residual(sim, x.measured); }
 
   // The metric value whose residual is r (the inverse of residual()).
   double value_of_residual(double measured, double r) const {
@@ -456,7 +446,7 @@ class Calibrator {
       for (std::size_t c = 0; c < result_.cells.size(); ++c) {
         const CellResult& x = result_.cells[c];
         if (hi.cells[c].runs == 0 || lo.cells[c].runs == 0) continue;
-        gradient[c][i] = (residual_of(x, hi.cells[c].sim_mean) - residual_of(x, lo.cells[c].sim_mean)) / span;
+        gradient[c][i] = (residual(hi.cells[c].sim_mean, x.measured) - residual(lo.cells[c].sim_mean, x.measured)) / span;
       }
     }
     std::vector<std::vector<double>> jacobian;
@@ -489,7 +479,7 @@ class Calibrator {
       const double band = confidence_half_width(lin, gradient[c]);
       if (!std::isfinite(band)) continue;
       const double prediction = prediction_half_width(lin, gradient[c]);
-      const double r0 = residual_of(x, x.sim_mean);
+      const double r0 = residual(x.sim_mean, x.measured);
       x.has_band = true;
       x.band_lo = value_of_residual(x.measured, r0 - band);
       x.band_hi = value_of_residual(x.measured, r0 + band);

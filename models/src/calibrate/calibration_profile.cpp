@@ -122,12 +122,12 @@ void write_calibration_profile(std::ostream& out, const CalibrationResult& r, co
   }
   if (r.starts.size() > 1) {
     out << "starts:\n";
+    const auto list = [](const std::vector<std::string>& v) {
+      std::string t = "[";
+      for (std::size_t i = 0; i < v.size(); ++i) t += (i > 0 ? ", " : "") + v[i];
+      return t + "]";
+    };
     for (const StartResult& st : r.starts) {
-      auto list = [](const std::vector<std::string>& v) {
-        std::string t = "[";
-        for (std::size_t i = 0; i < v.size(); ++i) t += (i > 0 ? ", " : "") + v[i];
-        return t + "]";
-      };
       out << "  - { from: " << list(st.start_values) << ", to: " << list(st.values)
           << ", objective: " << number(st.objective) << ", evaluations: " << st.evaluations;
       if (st.cells_run) {
