@@ -1,9 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <thread>
 #include <vector>
 
 #include "netsim/sim/data_rate.h"
+#include "netsim/sim/int128.h"
 #include "netsim/sim/packet_pool.h"
 #include "netsim/sim/rng.h"
 #include "netsim/sim/simulation.h"
@@ -50,6 +52,19 @@ TEST(DataRate, TransmitTimeRoundsUp) {
   EXPECT_EQ(DataRate::gbps(1).transmit_time(1538), 12'304_ns);
   // 1 byte at 3 bit/s: 8/3 s, rounded up to the next picosecond.
   EXPECT_EQ(DataRate::bits_per_second(3).transmit_time(1), 2'666'666'666'667);
+}
+
+TEST(DataRate, TransmitTimeIsExactOnBothSidesOfThe64BitPath) {
+  // Packets take a 64-bit path, anything above 1 MB the 128-bit one; both
+  // must give ceil(bytes * 8e12 / bps) exactly.
+  for (const std::int64_t bps : {3LL, 1'000'000'007LL, 9'999'999'967LL, 400'000'000'000LL}) {
+    const DataRate r = DataRate::bits_per_second(bps);
+    for (const std::int64_t bytes : {0LL, 1LL, 1538LL, 999'999LL, 1'000'000LL, 1'000'001LL, 50'000'000LL}) {
+      const Int128 num = static_cast<Int128>(bytes) * 8 * kPicosPerSecond;
+      const auto want = static_cast<SimTime>((num + bps - 1) / bps);
+      EXPECT_EQ(r.transmit_time(bytes), want) << bytes << " bytes at " << bps << " bit/s";
+    }
+  }
 }
 
 TEST(Rng, StreamsAreReproducibleAndIndependentOfEachOther) {
@@ -231,6 +246,28 @@ TEST(TickClock, HzThatDoesNotDivideASecond) {
   }
   EXPECT_EQ(clk.edge(30), 1_s);
   EXPECT_EQ(clk.edge(1), 33'333'333'333);
+}
+
+TEST(TickClock, ExactOnBothSidesOfThe64BitPath) {
+  // ticks_at and edge switch to 128-bit arithmetic for far times (at hz =
+  // 100000 after about 184 s of simulated time); the two paths must agree.
+  Simulation sim(1);
+  for (const int hz : {30, 100, 1000, 99991, 100000}) {
+    TickClock clk(sim, hz, 7);
+    const std::uint64_t limit = std::numeric_limits<std::uint64_t>::max() / static_cast<std::uint64_t>(hz) - 1;
+    for (const std::uint64_t d : {limit - 2, limit - 1, limit, limit + 1, limit + 2, limit * 3}) {
+      const Int128 want = (static_cast<Int128>(d) + 1) * hz - 1;
+      EXPECT_EQ(clk.ticks_at(7 + static_cast<SimTime>(d)), static_cast<std::int64_t>(want / kPicosPerSecond) + 1)
+          << "hz " << hz << " offset " << d;
+    }
+    const std::int64_t kmax = std::numeric_limits<std::int64_t>::max() / kPicosPerSecond;
+    for (const std::int64_t k : {kmax - 1, kmax, kmax + 1, kmax + 1000}) {
+      const SimTime e = clk.edge(k);
+      EXPECT_EQ(e, 7 + static_cast<SimTime>(static_cast<Int128>(k) * kPicosPerSecond / hz)) << "hz " << hz;
+      EXPECT_EQ(clk.ticks_at(e), k + 1);
+      EXPECT_EQ(clk.ticks_at(e - 1), k);
+    }
+  }
 }
 
 TEST(TickClock, RejectsOutOfRangeHzAndPhase) {

@@ -44,6 +44,12 @@ class TickClock {
   Simulation& sim_;
   int hz_;
   SimTime phase_;
+  // Largest offset from the phase for which (d + 1) * hz fits 64 bits
+  // unsigned, and largest k for which k * 1e12 does: below them edge() and
+  // ticks_at() take exact 64-bit paths (a 128-bit division costs several
+  // times more, and every TCP timestamp and callout asks for ticks).
+  std::uint64_t max_offset64_;
+  std::int64_t max_edge64_;
 };
 
 // A callout on a host's tick clock: callout_reset(n) fires on the tick edge
