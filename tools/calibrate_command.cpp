@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "calibrate_command.h"
+#include "output_file.h"
 #include "signal_stop.h"
 #include "netsim/calibrate/calibration.h"
 #include "netsim/calibrate/calibration_profile.h"
@@ -22,6 +23,12 @@ std::string default_profile_path(const std::string& scenario_file) {
 }  // namespace
 
 int command_calibrate(const Options& o, const std::vector<std::string>& args) {
+  // Checked before minutes of fitting, not after.
+  const std::string target = o.out_path ? *o.out_path : default_profile_path(o.scenario_file);
+  if (const std::string why = cannot_write_atomically(target); !why.empty()) {
+    std::cerr << "netsim: cannot write the profile " << target << ": " << why << "\n";
+    return kOutputError;
+  }
   calibrate::CalibrationOptions co;
   co.overrides = o.overrides;
   co.jobs = o.jobs;
@@ -82,24 +89,8 @@ int command_calibrate(const Options& o, const std::vector<std::string>& args) {
   std::cout.flush();
 
   const std::string command = command_line(args);
-  const std::string target = o.out_path ? *o.out_path : default_profile_path(o.scenario_file);
-  const std::string tmp = target + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) {
-      std::cerr << "netsim: cannot write " << tmp << "\n";
-      return kOutputError;
-    }
-    calibrate::write_calibration_profile(f, r, command);
-    if (!f.flush()) {
-      std::cerr << "netsim: error while writing " << tmp << "\n";
-      return kOutputError;
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, target, ec);
-  if (ec) {
-    std::cerr << "netsim: cannot rename " << tmp << " to " << target << ": " << ec.message() << "\n";
+  if (!write_or_rescue(target, "profile",
+                       [&](std::ostream& f) { calibrate::write_calibration_profile(f, r, command); })) {
     return kOutputError;
   }
   std::cerr << "calibrate: profile written to " << target << " (" << r.evaluations << " evaluations, "

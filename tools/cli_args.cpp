@@ -42,7 +42,8 @@ Exit codes:
   1  a run failed (results of the other runs are still written)
   2  bad command-line usage
   3  invalid scenario or override (the message names file, line, column and field)
-  4  results could not be written
+  4  results or a trace could not be written (checked before anything runs; a write that
+     still fails at the end puts the results on stdout instead)
   130  sweep interrupted by SIGINT or SIGTERM (rerun the same command to resume)
 )";
 
@@ -100,7 +101,8 @@ SIGINT/SIGTERM stop after the evaluation in flight: the best point so far is
 reported and written, exit 130 (a second signal aborts).
 
 Exit codes: 0 done, 1 a run failed, 2 usage, 3 invalid scenario, calibrate block,
-data or profile, 4 the profile cannot be written, 130 interrupted.
+data or profile, 4 the profile cannot be written (checked before fitting; a write that
+fails at the end prints it on stdout instead), 130 interrupted.
 )";
 
 const char* const kValidateUsage = R"txt(Usage: netsim validate FILE [--set KEY=VALUE]...

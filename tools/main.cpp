@@ -9,6 +9,7 @@
 
 #include "calibrate_command.h"
 #include "cli_args.h"
+#include "output_file.h"
 #include "sweep_commands.h"
 #include "netsim/app/iperf2_from_result.h"
 #include "netsim/app/iperf3_from_result.h"
@@ -125,29 +126,8 @@ int write_output(const Options& o, const results::RunSet& set, const std::option
     std::cout.flush();
     return std::cout ? kOk : kOutputError;
   }
-  // Write beside the target, then rename: a reader never sees half a file.
-  const std::filesystem::path target(*o.out_path);
-  const std::filesystem::path tmp = target.string() + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) {
-      std::cerr << "netsim: cannot write " << tmp.string() << "\n";
-      return kOutputError;
-    }
-    write_all(f, o, set, m);
-    f.flush();
-    if (!f) {
-      std::cerr << "netsim: error while writing " << tmp.string() << "\n";
-      return kOutputError;
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, target, ec);
-  if (ec) {
-    std::cerr << "netsim: cannot rename " << tmp.string() << " to " << target.string() << ": " << ec.message() << "\n";
-    return kOutputError;
-  }
-  return kOk;
+  const bool written = write_or_rescue(*o.out_path, "results", [&](std::ostream& f) { write_all(f, o, set, m); });
+  return written ? kOk : kOutputError;
 }
 
 // --trace-tcp / --trace-queue PATH for run i of n: PATH itself for a single run, else
@@ -185,6 +165,23 @@ int command_run(const Options& o) {
     if (std::none_of(flows.begin(), flows.end(), [](const TcpFlowSpec& f) { return f.app == "iperf2"; })) {
       std::cerr << "netsim: --format iperf2: " << o.scenario_file << " has no flow with app: iperf2\n";
       return kUsage;
+    }
+  }
+  // Every file the run will write is checked now, not after the simulation.
+  if (o.out_path) {
+    if (const std::string why = cannot_write_atomically(*o.out_path); !why.empty()) {
+      std::cerr << "netsim: cannot write " << *o.out_path << ": " << why << "\n";
+      return kOutputError;
+    }
+  }
+  for (const auto& [base, what] : {std::pair{o.trace_tcp_path, "TCP"}, std::pair{o.trace_queue_path, "queue"}}) {
+    if (!base) continue;
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      const std::string path = trace_path(*base, i, cells.size());
+      if (const std::string why = cannot_create(path); !why.empty()) {
+        std::cerr << "netsim: cannot write " << what << " trace " << path << ": " << why << "\n";
+        return kOutputError;
+      }
     }
   }
   results::RunSet set;

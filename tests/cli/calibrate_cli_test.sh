@@ -43,6 +43,10 @@ YAML
 expect calibrate-help 0 'max-evaluations' '' -- "$netsim" calibrate --help
 expect calibrate-help-starts 0 'starts N' '' -- "$netsim" calibrate --help
 expect calibrate-bad-starts 2 '' "--starts needs a positive integer up to 64" -- "$netsim" calibrate "$work/syn.yaml" --starts 65
+expect calibrate-unwritable-profile 4 '' 'cannot write the profile .*/no/such/dir/p.yaml' -- \
+  "$netsim" calibrate "$work/syn.yaml" --out "$work/no/such/dir/p.yaml"
+if grep -q 'evaluation' "$work/err"; then failures=$((failures + 1)); echo "FAIL calibrate-unwritable-before-fitting"; else
+  passes=$((passes + 1)); echo "ok   calibrate-unwritable-before-fitting"; fi
 expect calibrate-needs-file 2 '' "needs a scenario FILE" -- "$netsim" calibrate
 expect calibrate-bad-option 2 '' "unknown option '--axis'" -- "$netsim" calibrate "$work/syn.yaml" --axis a=1
 expect calibrate-no-measured 3 '' "needs a measured: block" -- "$netsim" calibrate "$src/scenarios/udp-drop-sweep.yaml" --out "$work/p.yaml"

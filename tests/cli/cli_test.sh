@@ -68,7 +68,21 @@ if [ -s "$work/r.pb" ] && [ ! -e "$work/r.pb.tmp" ] && [ ! -s "$work/out" ]; the
 else
   failures=$((failures + 1)); echo "FAIL out-file-content"
 fi
-expect out-unwritable 4 '' 'cannot write' -- "$netsim" run "$udp" --out "$work/no/such/dir/r.txt"
+# An unwritable --out is refused before anything runs; a write that fails at
+# the end (here a file size limit, EFBIG) puts the results on stdout instead.
+expect out-unwritable 4 '' 'cannot write .*/no/such/dir/r.txt: No such file or directory' -- \
+  "$netsim" run "$udp" --out "$work/no/such/dir/r.txt"
+mkdir -p "$work/adir"
+expect out-is-a-directory 4 '' 'cannot write .*/adir: it is a directory' -- "$netsim" run "$udp" --out "$work/adir"
+(trap '' XFSZ; ulimit -f 1; "$netsim" run "$udp" --format json --out "$work/big.json" 2>"$work/rescue.err"
+ echo $? >"$work/rescue.rc") | cat >"$work/rescue.out"
+if [ "$(cat "$work/rescue.rc")" = 4 ] && grep -q 'the results follow on standard output instead' "$work/rescue.err" &&
+   grep -q '"runs"' "$work/rescue.out" && [ "$(tail -c 2 "$work/rescue.out" | head -c 1)" = "}" ] &&
+   [ ! -e "$work/big.json.tmp" ] && [ ! -e "$work/big.json" ]; then
+  passes=$((passes + 1)); echo "ok   out-rescued-to-stdout"
+else
+  failures=$((failures + 1)); echo "FAIL out-rescued-to-stdout: exit $(cat "$work/rescue.rc")"; cat "$work/rescue.err"
+fi
 
 # iperf3's own output for an iperf3 flow, and an error when there is none.
 expect iperf3-text 0 'iperf Done\.' '' -- "$netsim" run "$t1" --set duration=3s --set hosts.sender.hz=1000 \
@@ -107,8 +121,10 @@ if [ -s "$work/tr.1.csv" ] && [ -s "$work/tr.24.csv" ] && [ ! -e "$work/tr.25.cs
 else
   failures=$((failures + 1)); echo "FAIL trace-per-run"
 fi
-expect trace-unwritable 1 '' 'cannot write TCP trace' -- "$netsim" run "$tcpbulk" --set duration=100ms --set interval=10ms \
-  --trace-tcp "$work/no/such/dir/t.csv"
+expect trace-unwritable 4 '' 'cannot write TCP trace .*/t.csv: No such file or directory' -- "$netsim" run "$tcpbulk" \
+  --set duration=100ms --set interval=10ms --trace-tcp "$work/no/such/dir/t.csv"
+if grep -q 'run failed' "$work/err"; then failures=$((failures + 1)); echo "FAIL trace-unwritable-before-running"; else
+  passes=$((passes + 1)); echo "ok   trace-unwritable-before-running"; fi
 
 # --trace-queue: every switch output port's occupancy after each change.
 expect trace-queue 0 '' '' -- "$netsim" run "$udp" --set duration=20ms --set interval=10ms --trace-queue "$work/q.csv" \

@@ -50,6 +50,8 @@ start_slurm() {
   mkdir -p "$cluster/state" "$cluster/spool" "$cluster/log"
   local ctl_port slurmd_port user
   ctl_port=$(free_port) && slurmd_port=$(free_port) || { why="no free TCP port found"; return 1; }
+  # Two draws can coincide (1 in 20000); the daemons must not share a port.
+  while [ "$slurmd_port" = "$ctl_port" ]; do slurmd_port=$(free_port) || { why="no free TCP port found"; return 1; }; done
   user=$(id -un)
   cat >"$cluster/slurm.conf" <<CONF
 ClusterName=netsimtest

@@ -240,6 +240,20 @@ TEST(ScenarioLoaderErrors, Directory) {
 }
 TEST(ScenarioLoaderErrors, EmptyFile) { expect_bad("empty.yaml", 1, 1, "", "the scenario is empty"); }
 TEST(ScenarioLoaderErrors, TopLevelNotAMap) { expect_bad("top_list.yaml", 2, 1, "", "top level must be a map"); }
+TEST(ScenarioLoaderErrors, ABinaryFileIsEchoedAsPrintableText) {
+  // A binary file parses as one long scalar; the message quotes it with
+  // control and non-ASCII bytes as \xNN, cut after 60 characters.
+  std::string junk = "L\x01\xfe\x7f";
+  junk += std::string(100, 'z');
+  const ScenarioError e = text_error(junk);
+  EXPECT_NE(e.message.find("top level must be a map"), std::string::npos) << e.what();
+  EXPECT_NE(e.message.find("got 'L\\x01\\xfe\\x7f" + std::string(56, 'z') + "...'"), std::string::npos) << e.what();
+  for (const char c : e.message) EXPECT_TRUE(c >= 0x20 && c < 0x7f) << e.what();
+}
+TEST(ScenarioLoaderErrors, AnEnumValueWithAControlByteIsEscaped) {
+  const ScenarioError e = text_error(kBase + "filters:\n  d: { host: a, hook: ingress, type: \"nth\\t\", every: 3 }\n");
+  EXPECT_NE(e.message.find("got 'nth\\x09'"), std::string::npos) << e.what();
+}
 TEST(ScenarioLoaderErrors, TwoDocuments) { expect_bad("two_documents.yaml", 5, 1, "", "one YAML document"); }
 TEST(ScenarioLoaderErrors, LeadingComma) { expect_bad("leading_comma.yaml", 2, 1, "", "invalid YAML: unexpected ','"); }
 TEST(ScenarioLoader, TrailingEmptyDocumentsAreHarmless) {

@@ -24,12 +24,38 @@ std::string range_text(std::int64_t lo, std::int64_t hi, std::string_view unit) 
 }  // namespace
 
 // How a node that has the wrong type is described: "got a list".
+std::string quoted(std::string_view text) {
+  // A value echoed in an error must print as text on any terminal: control
+  // bytes and bytes outside printable ASCII become \xNN (a binary file
+  // given as a scenario is one scalar), and a long value is cut.
+  constexpr std::size_t kMaxShown = 60;
+  std::string out = "'";
+  std::size_t shown = 0;
+  for (const char c : text) {
+    if (shown == kMaxShown) {
+      out += "...";
+      break;
+    }
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7f) {
+      out += c;
+    } else {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 0xf];
+    }
+    ++shown;
+  }
+  return out + "'";
+}
+
 std::string describe(const YAML::Node& node) {
   switch (node.Type()) {
     case YAML::NodeType::Null:
       return "an empty value";
     case YAML::NodeType::Scalar:
-      return "'" + node.Scalar() + "'";
+      return quoted(node.Scalar());
     case YAML::NodeType::Sequence:
       return "a list";
     case YAML::NodeType::Map:
@@ -248,7 +274,7 @@ std::int64_t Reader::integer(const Field& f, std::int64_t lo, std::int64_t hi) c
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
   if (ec == std::errc::result_out_of_range)
     fail(f, "'" + text + "' is out of range: must be " + range_text(lo, hi, ""));
-  if (ec != std::errc() || end != digits.data() + digits.size()) fail(f, "expected an integer, got '" + text + "'");
+  if (ec != std::errc() || end != digits.data() + digits.size()) fail(f, "expected an integer, got " + quoted(text));
   if (v < lo || v > hi) fail(f, "out of range: must be " + range_text(lo, hi, "") + ", got " + std::to_string(v));
   return v;
 }
@@ -261,7 +287,7 @@ std::uint64_t Reader::unsigned_integer(const Field& f) const {
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
   if (ec == std::errc::result_out_of_range) fail(f, "'" + text + "' is out of range: must be at most 2^64-1");
   if (ec != std::errc() || end != digits.data() + digits.size()) {
-    fail(f, "expected a non-negative integer, got '" + text + "'");
+    fail(f, "expected a non-negative integer, got " + quoted(text));
   }
   return v;
 }
@@ -273,7 +299,7 @@ double Reader::real(const Field& f, double lo, double hi) const {
   double v = 0;
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
   if (ec != std::errc() || end != digits.data() + digits.size() || !std::isfinite(v)) {
-    fail(f, "expected a number, got '" + text + "'");
+    fail(f, "expected a number, got " + quoted(text));
   }
   if (v < lo || v > hi) {
     // Print the bounds the way a person would write them (0 and 1, not 0.000000).
@@ -313,7 +339,7 @@ std::int64_t Reader::size(const Field& f, std::int64_t lo, std::int64_t hi) cons
 std::string Reader::choice(const Field& f, KeyList options) const {
   const std::string& text = scalar(f, "one of " + join_words(options));
   if (!contains(options, text)) {
-    fail(f, "expected one of " + join_words(options) + ", got '" + text + "'" + suggestion(text, options));
+    fail(f, "expected one of " + join_words(options) + ", got " + quoted(text) + suggestion(text, options));
   }
   return text;
 }
@@ -322,7 +348,7 @@ bool Reader::boolean(const Field& f) const {
   const std::string& text = scalar(f, "true or false");
   if (text == "true") return true;
   if (text == "false") return false;
-  fail(f, "expected true or false, got '" + text + "'" + suggestion(text, kBooleans));
+  fail(f, "expected true or false, got " + quoted(text) + suggestion(text, kBooleans));
 }
 
 }  // namespace netsim::scenario_internal

@@ -73,6 +73,9 @@ struct Field {
 // The key itself as a field: errors about names point at the name.
 inline Field key_field(const Field& f) { return Field{f.key, f.key, f.path}; }
 
+// A scalar as the error messages show it: in quotes, non-printable bytes as
+// \xNN, at most 60 characters.
+std::string quoted(std::string_view text);
 // "a list", "a map", "an empty value" or the quoted scalar: for "expected X, got Y".
 std::string describe(const YAML::Node& node);
 std::string join_path(std::string_view parent, std::string_view child);
