@@ -325,6 +325,47 @@ calibrate:
   EXPECT_THROW(run_calibration(f.path(), pinned), ScenarioError);
 }
 
+// Two fitted cells that want 5% and 5.5% loss, the loss probability free
+// within 0 .. max.
+std::string two_cell_loss_fit(const std::string& max) {
+  return udp_scenario("600Mbps", "0.02", R"(
+measured:
+  keys: { rate: traffic.flow.rate }
+  cells:
+    - { rate: 200Mbps, value: 190 }
+    - { rate: 400Mbps, value: 378 }
+calibrate:
+  parameters:
+    filters.loss.probability: { min: 0, max: )" + max + R"( }
+  max_evaluations: 30
+)");
+}
+
+TEST(CalibrationReport, SaysWhenABoundCutsAnInterval) {
+  // The bound stops the fit at 5.2%: the value sits on it and its interval is cut there.
+  TempFile f("cut.yaml", two_cell_loss_fit("0.052"));
+  const CalibrationResult r = run_calibration(f.path(), CalibrationOptions{});
+  ASSERT_TRUE(r.uncertainty.available) << r.uncertainty.why_not;
+  ASSERT_EQ(r.uncertainty.parameters.size(), 1u);
+  std::ostringstream report;
+  write_calibration_report(report, r);
+  EXPECT_TRUE(r.uncertainty.parameters[0].clipped_hi) << report.str();
+  EXPECT_NE(report.str().find("ON ITS UPPER BOUND"), std::string::npos) << report.str();
+  EXPECT_NE(report.str().find("0.052 (bound)"), std::string::npos) << report.str();
+  EXPECT_NE(report.str().find("an interval cut by a bound"), std::string::npos) << report.str();
+}
+
+TEST(CalibrationReport, NoBoundNoteWhenTheIntervalsAreInside) {
+  TempFile f("inside.yaml", two_cell_loss_fit("0.2"));
+  const CalibrationResult r = run_calibration(f.path(), CalibrationOptions{});
+  ASSERT_TRUE(r.uncertainty.available) << r.uncertainty.why_not;
+  EXPECT_FALSE(r.uncertainty.parameters[0].clipped_hi);
+  EXPECT_FALSE(r.uncertainty.parameters[0].clipped_lo);
+  std::ostringstream report;
+  write_calibration_report(report, r);
+  EXPECT_EQ(report.str().find("an interval cut by a bound"), std::string::npos) << report.str();
+}
+
 TEST(CalibrationProfile, RoundTripsTheFittedValuesOfEveryPath) {
   const std::string truth = udp_scenario("600Mbps", "0.05", "");
   TempFile f("profile.yaml", udp_scenario("400Mbps", "0.02",

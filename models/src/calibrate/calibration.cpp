@@ -545,6 +545,7 @@ void write_uncertainty(std::ostream& out, const CalibrationResult& r, std::size_
       << "% of each range; " << u.residuals << " fitted values - " << p << (p == 1 ? " parameter = " : " parameters = ")
       << u.dof << (u.dof == 1 ? " degree" : " degrees") << " of freedom; scatter s = " << format_fixed(u.s, 4) << ", t = " << format_fixed(u.t, 3)
       << "):\n";
+  bool cut = false;
   for (std::size_t i = 0; i < u.parameters.size(); ++i) {
     const CalibrationParameter& p = r.spec.parameters[i];
     const ParameterUncertainty& pu = u.parameters[i];
@@ -556,6 +557,11 @@ void write_uncertainty(std::ostream& out, const CalibrationResult& r, std::size_
     out << level << " " << format_value(p, pu.lo) << (pu.clipped_lo ? " (bound)" : "") << " .. "
         << format_value(p, pu.hi) << (pu.clipped_hi ? " (bound)" : "") << "  (standard error "
         << format_amount(p, pu.std_error) << ")\n";
+    cut = cut || pu.clipped_lo || pu.clipped_hi;
+  }
+  if (cut) {
+    out << "  (an interval cut by a bound: the fitted cells do not rule out values beyond it, so there\n"
+           "   the bound, not the data, limits the parameter)\n";
   }
   if (u.parameters.size() > 1) {
     out << "  correlations:";
