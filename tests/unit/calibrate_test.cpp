@@ -63,6 +63,18 @@ traffic:
 )" + extra;
 }
 
+std::string report_of(const CalibrationResult& r) {
+  std::ostringstream out;
+  write_calibration_report(out, r);
+  return out.str();
+}
+
+std::string profile_of(const CalibrationResult& r, const std::string& command) {
+  std::ostringstream out;
+  write_calibration_profile(out, r, command);
+  return out.str();
+}
+
 double simulated(const std::string& yaml, const std::string& flow_rate) {
   const ScenarioSpec spec = parse_scenario_text(yaml, "truth.yaml", {{"traffic.flow.rate", flow_rate}});
   return run_scenario(spec).flows(0).receiver_mbps();
@@ -347,12 +359,11 @@ TEST(CalibrationReport, SaysWhenABoundCutsAnInterval) {
   const CalibrationResult r = run_calibration(f.path(), CalibrationOptions{});
   ASSERT_TRUE(r.uncertainty.available) << r.uncertainty.why_not;
   ASSERT_EQ(r.uncertainty.parameters.size(), 1u);
-  std::ostringstream report;
-  write_calibration_report(report, r);
-  EXPECT_TRUE(r.uncertainty.parameters[0].clipped_hi) << report.str();
-  EXPECT_NE(report.str().find("ON ITS UPPER BOUND"), std::string::npos) << report.str();
-  EXPECT_NE(report.str().find("0.052 (bound)"), std::string::npos) << report.str();
-  EXPECT_NE(report.str().find("an interval cut by a bound"), std::string::npos) << report.str();
+  const std::string report = report_of(r);
+  EXPECT_TRUE(r.uncertainty.parameters[0].clipped_hi) << report;
+  EXPECT_NE(report.find("ON ITS UPPER BOUND"), std::string::npos) << report;
+  EXPECT_NE(report.find("0.052 (bound)"), std::string::npos) << report;
+  EXPECT_NE(report.find("an interval cut by a bound"), std::string::npos) << report;
 }
 
 TEST(CalibrationReport, NoBoundNoteWhenTheIntervalsAreInside) {
@@ -361,9 +372,83 @@ TEST(CalibrationReport, NoBoundNoteWhenTheIntervalsAreInside) {
   ASSERT_TRUE(r.uncertainty.available) << r.uncertainty.why_not;
   EXPECT_FALSE(r.uncertainty.parameters[0].clipped_hi);
   EXPECT_FALSE(r.uncertainty.parameters[0].clipped_lo);
-  std::ostringstream report;
-  write_calibration_report(report, r);
-  EXPECT_EQ(report.str().find("an interval cut by a bound"), std::string::npos) << report.str();
+  EXPECT_EQ(report_of(r).find("an interval cut by a bound"), std::string::npos);
+}
+
+TEST(CalibrationReport, ChecksTheFitOnSeedsItNeverRan) {
+  // seeds: 2 fits on seeds 1-2; check_seeds: 2 runs every cell again on 3-4.
+  const std::string text = udp_scenario("600Mbps", "0.02", R"(
+measured:
+  keys: { rate: traffic.flow.rate }
+  cells:
+    - { rate: 200Mbps, value: 190 }
+    - { rate: 400Mbps, value: 378 }
+    - { rate: 900Mbps, value: 560 }
+calibrate:
+  parameters:
+    filters.loss.probability: { min: 0, max: 0.2 }
+  fit_on: { rate: [200Mbps, 400Mbps] }
+  seeds: 2
+  check_seeds: 2
+  max_evaluations: 30
+)");
+  TempFile f("check.yaml", text);
+  const CalibrationResult r = run_calibration(f.path(), CalibrationOptions{});
+  ASSERT_TRUE(r.seed_check.available);
+  EXPECT_EQ(r.seed_check.seeds, (std::vector<std::uint64_t>{3, 4}));
+  EXPECT_EQ(r.seed_check.fitted_count, 2u);
+  EXPECT_EQ(r.seed_check.predicted_count, 1u);
+
+  // The same numbers from plain runs at the fitted value on seeds 3 and 4.
+  double objective = 0, fitted_mape = 0, predicted_mape = 0;
+  for (const auto& [rate, measured] : std::vector<std::pair<std::string, double>>{{"200Mbps", 190}, {"400Mbps", 378},
+                                                                                    {"900Mbps", 560}}) {
+    double mean = 0;
+    for (const char* seed : {"3", "4"}) {
+      const ScenarioSpec spec = parse_scenario_text(
+          text, "check.yaml",
+          {{"traffic.flow.rate", rate}, {"filters.loss.probability", r.fitted_values[0]}, {"seed", seed}});
+      mean += run_scenario(spec).flows(0).receiver_mbps() / 2;
+    }
+    const double e = std::abs(mean / measured - 1) * 100;
+    if (rate == "900Mbps") {
+      predicted_mape = e;
+    } else {
+      objective += std::pow(std::log(mean / measured), 2);
+      fitted_mape += e / 2;
+    }
+  }
+  EXPECT_NEAR(r.seed_check.objective, objective, 1e-12);
+  EXPECT_NEAR(r.seed_check.fitted_mape, fitted_mape, 1e-9);
+  EXPECT_NEAR(r.seed_check.predicted_mape, predicted_mape, 1e-9);
+  EXPECT_NE(r.seed_check.objective, r.objective);  // other seeds, other noise
+
+  const std::string report = report_of(r);
+  EXPECT_NE(report.find("On seeds 3-4, which the fit never ran: objective"), std::string::npos) << report;
+  const std::string profile = profile_of(r, "netsim calibrate check.yaml");
+  EXPECT_NE(profile.find("seed_check: { seeds: [3, 4], objective: "), std::string::npos) << profile;
+}
+
+TEST(CalibrationSpec, CheckSeedsIsAWholeNumberAndOffByDefault) {
+  const std::string base = udp_scenario("600Mbps", "0.02", R"(
+measured:
+  keys: { rate: traffic.flow.rate }
+  cells:
+    - { rate: 200Mbps, value: 190 }
+    - { rate: 400Mbps, value: 378 }
+calibrate:
+  parameters:
+    filters.loss.probability: { min: 0, max: 0.2 }
+  max_evaluations: 5
+)");
+  TempFile f("nocheck.yaml", base);
+  const CalibrationResult r = run_calibration(f.path(), CalibrationOptions{});
+  EXPECT_FALSE(r.seed_check.available);
+  EXPECT_EQ(report_of(r).find("which the fit never ran"), std::string::npos);
+  for (const char* bad : {"-1", "1.5", "1001", "many"}) {
+    TempFile g("badcheck.yaml", base + "  check_seeds: " + bad + "\n");
+    EXPECT_THROW(run_calibration(g.path(), CalibrationOptions{}), ScenarioError) << bad;
+  }
 }
 
 TEST(CalibrationProfile, RoundTripsTheFittedValuesOfEveryPath) {

@@ -148,6 +148,7 @@ class Calibrator {
     report(values);
     result_.simulation_runs = simulation_runs_;
     compare_starts(fit.unit_point);
+    if (spec_.check_seeds > 0 && !result_.interrupted) seed_check(values);
     if (spec_.uncertainty && !result_.interrupted) uncertainty(fit.unit_point);
     result_.wall_seconds = seconds_since(t0);
     return result_;
@@ -216,9 +217,15 @@ class Calibrator {
   // Mean, min and max of every metric of every listed cell over the seeds.
   std::vector<std::vector<Summary>> simulate(const std::vector<std::size_t>& cells,
                                              const std::vector<std::string>& values) {
+    return simulate(cells, values, seeds_);
+  }
+
+  std::vector<std::vector<Summary>> simulate(const std::vector<std::size_t>& cells,
+                                             const std::vector<std::string>& values,
+                                             const std::vector<std::uint64_t>& seeds) {
     std::vector<std::vector<Override>> runs;
     for (std::size_t c : cells) {
-      for (std::uint64_t seed : seeds_) {
+      for (std::uint64_t seed : seeds) {
         std::vector<Override> o = cell_overrides(measured_.cells[c], values);
         o.push_back({"seed", std::to_string(seed)});
         runs.push_back(std::move(o));
@@ -229,7 +236,7 @@ class Calibrator {
     std::size_t r = 0;
     for (std::size_t c = 0; c < cells.size(); ++c) {
       std::vector<Summary> per_metric(measured_.metrics.size());
-      for (std::size_t s = 0; s < seeds_.size(); ++s, ++r) {
+      for (std::size_t s = 0; s < seeds.size(); ++s, ++r) {
         for (std::size_t k = 0; k < measured_.metrics.size(); ++k) {
           const std::optional<double> v = metric_value(results[r], measured_.metrics[k]);
           if (!v) continue;
@@ -291,11 +298,13 @@ class Calibrator {
     double fitted_mape = 0, predicted_mape = 0;
   };
 
-  // Every measured cell and metric at `values`.
-  CellSet all_cells(const std::vector<std::string>& values) {
+  // Every measured cell and metric at `values`, on `seeds` (the fit's by default).
+  CellSet all_cells(const std::vector<std::string>& values) { return all_cells(values, seeds_); }
+
+  CellSet all_cells(const std::vector<std::string>& values, const std::vector<std::uint64_t>& seeds) {
     std::vector<std::size_t> all(measured_.cells.size());
     for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
-    const std::vector<std::vector<Summary>> sims = simulate(all, values);
+    const std::vector<std::vector<Summary>> sims = simulate(all, values, seeds);
     CellSet out;
     double fitted_sum = 0, predicted_sum = 0;
     for (std::size_t c = 0; c < all.size(); ++c) {
@@ -323,6 +332,21 @@ class Calibrator {
     out.fitted_mape = out.fitted_count > 0 ? fitted_sum / static_cast<double>(out.fitted_count) : 0;
     out.predicted_mape = out.predicted_count > 0 ? predicted_sum / static_cast<double>(out.predicted_count) : 0;
     return out;
+  }
+
+  // Every cell again at the fitted values, on the seeds after the fit's.
+  void seed_check(const std::vector<std::string>& values) {
+    SeedCheckResult& out = result_.seed_check;
+    for (int i = 0; i < spec_.check_seeds; ++i) out.seeds.push_back(seeds_.back() + 1 + static_cast<std::uint64_t>(i));
+    const CellSet set = all_cells(values, out.seeds);
+    for (const CellResult& x : set.cells) {
+      if (x.fitted && x.runs > 0) out.objective += std::pow(residual(x.sim_mean, x.measured), 2);
+    }
+    out.fitted_mape = set.fitted_mape;
+    out.predicted_mape = set.predicted_mape;
+    out.fitted_count = set.fitted_count;
+    out.predicted_count = set.predicted_count;
+    out.available = true;
   }
 
   void report(const std::vector<std::string>& values) {
@@ -685,6 +709,14 @@ void write_calibration_report(std::ostream& out, const CalibrationResult& r) {
     const std::string level = format_fixed(u.level * 100, 0) + "%";
     out << "Measured inside the " << level << " prediction interval: fitted " << u.fitted_in << " of " << u.fitted_with
         << ", predicted " << u.predicted_in << " of " << u.predicted_with << "\n";
+  }
+  const SeedCheckResult& sc = r.seed_check;
+  if (sc.available && !sc.seeds.empty()) {
+    out << "On seeds " << sc.seeds.front();
+    if (sc.seeds.size() > 1) out << "-" << sc.seeds.back();
+    out << ", which the fit never ran: objective " << format_fixed(sc.objective, 4) << " (fit: "
+        << format_fixed(r.objective, 4) << "), MAPE fitted " << format_fixed(sc.fitted_mape, 1) << "%, predicted "
+        << (sc.predicted_count > 0 ? format_fixed(sc.predicted_mape, 1) + "%" : std::string("-")) << "\n";
   }
   if (!r.claims.empty()) {
     out << "\nClaimed ratios at the fitted values, simulated vs measured:\n";

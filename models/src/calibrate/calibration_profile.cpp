@@ -120,6 +120,13 @@ void write_calibration_profile(std::ostream& out, const CalibrationResult& r, co
     out << "  measured_in_prediction_interval: { fitted: " << u.fitted_in << ", fitted_of: " << u.fitted_with
         << ", predicted: " << u.predicted_in << ", predicted_of: " << u.predicted_with << " }\n";
   }
+  const SeedCheckResult& sc = r.seed_check;
+  if (sc.available) {
+    out << "seed_check: { seeds: [";
+    for (std::size_t i = 0; i < sc.seeds.size(); ++i) out << (i > 0 ? ", " : "") << sc.seeds[i];
+    out << "], objective: " << number(sc.objective) << ", fitted_mape_pct: " << format_fixed(sc.fitted_mape, 2)
+        << ", predicted_mape_pct: " << format_fixed(sc.predicted_mape, 2) << " }\n";
+  }
   if (r.starts.size() > 1) {
     out << "starts:\n";
     const auto list = [](const std::vector<std::string>& v) {

@@ -46,6 +46,9 @@ class CalibrationReader {
         metrics(kv.second);
       } else if (key == "seeds") {
         c_.seeds = static_cast<int>(bounded(kv.second, field, 1, 1000));
+      } else if (key == "check_seeds") {
+        c_.check_seeds = static_cast<int>(bounded(kv.second, field, 0, 1000));
+        if (r_.number(kv.second, field) != c_.check_seeds) r_.fail(kv.second, field, "expected a whole number of seeds");
       } else if (key == "objective") {
         const std::string v = r_.scalar(kv.second, field);
         if (v == "squared_log_ratio") {
@@ -80,7 +83,7 @@ class CalibrationReader {
       } else {
         r_.fail(kv.first, field,
                 "unknown key '" + key +
-                    "' (accepted: parameters, fit_on, metrics, seeds, objective, method, max_evaluations, tolerance, step, starts, uncertainty, confidence)");
+                    "' (accepted: parameters, fit_on, metrics, seeds, check_seeds, objective, method, max_evaluations, tolerance, step, starts, uncertainty, confidence)");
       }
     }
     if (c_.parameters.empty()) r_.fail(root, "calibrate.parameters", "needs at least one parameter");

@@ -121,6 +121,17 @@ struct ClaimResult {
   std::optional<double> simulated;
 };
 
+// The fitted values run again on seeds the fit never saw (`check_seeds`):
+// the common random numbers that keep the optimizer from chasing noise can
+// also let it fit the noise of its own seeds; this shows whether it did.
+struct SeedCheckResult {
+  bool available = false;
+  std::vector<std::uint64_t> seeds;
+  double objective = 0;                        // over the fitted cells, as the fit's
+  double fitted_mape = 0, predicted_mape = 0;  // mean |relative error| in %
+  std::size_t fitted_count = 0, predicted_count = 0;
+};
+
 struct CalibrationResult {
   std::string scenario_file;
   std::string scenario_name;
@@ -144,6 +155,7 @@ struct CalibrationResult {
   std::vector<ClaimResult> claims;
   std::vector<StartResult> starts;         // one per start, in order
   UncertaintyResult uncertainty;
+  SeedCheckResult seed_check;
 };
 
 // Loads `scenario_file` (with options.overrides), fits, and evaluates every

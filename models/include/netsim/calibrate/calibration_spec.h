@@ -8,6 +8,7 @@
 //     fit_on: { cc: newreno }        # filter over measured.keys; the other cells are predicted
 //     metrics: [value]               # measured metrics fitted (default: all of the block)
 //     seeds: 2                       # runs per cell and evaluation, the same seeds every time
+//     check_seeds: 2                 # after the fit, every cell again on this many other seeds (0: off)
 //     objective: squared_log_ratio   # or squared_relative
 //     method: nelder_mead            # or levenberg_marquardt
 //     max_evaluations: 80
@@ -40,6 +41,7 @@ struct CalibrationSpec {
   std::vector<std::pair<std::string, std::vector<std::string>>> fit_on;
   std::vector<std::size_t> metrics;  // indices into MeasuredSpec::metrics
   int seeds = 1;
+  int check_seeds = 0;  // held-out seeds run at the fitted values (0: none)
   Objective objective = Objective::squared_log_ratio;
   Method method = Method::nelder_mead;
   int max_evaluations = 80;
