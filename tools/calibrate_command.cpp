@@ -34,6 +34,7 @@ int command_calibrate(const Options& o, const std::vector<std::string>& args) {
   co.jobs = o.jobs;
   co.max_evaluations = o.max_evaluations;
   co.starts = o.starts;
+  co.check_seeds = o.check_seeds;
   if (!o.data.empty()) {
     // The block says which keys and which metric; the files give the values.
     const ScenarioSpec spec = load_scenario(o.scenario_file, o.overrides);

@@ -93,6 +93,8 @@ Options:
   --profile FILE     apply another profile first
   --max-evaluations N  replaces calibrate.max_evaluations
   --starts N         replaces calibrate.starts: minimizer runs from the start and Halton points
+  --check-seeds N    replaces calibrate.check_seeds: after the fit, every cell on N seeds the fit
+                     never ran (0: none)
   --out FILE         where the profile goes (default: <scenario>.profile.yaml here)
   -j, --jobs N       worker threads for the runs of one evaluation (default: all cores)
   -h, --help         this help
@@ -301,6 +303,14 @@ Options parse_args(const std::vector<std::string>& args) {
       const std::uint64_t n = positive(a, value_of(i));
       if (n > 64) throw UsageError("--starts needs a positive integer up to 64");
       o.starts = static_cast<int>(n);
+    } else if (a == "--check-seeds" && calibrate) {
+      const std::string& v = value_of(i);
+      std::uint64_t n = 0;
+      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+      if (ec != std::errc{} || end != v.data() + v.size() || n > 1000) {
+        throw UsageError("--check-seeds needs an integer from 0 to 1000, got '" + v + "'");
+      }
+      o.check_seeds = static_cast<int>(n);
     } else if (a == "--out" && (o.command == "run" || sweep || calibrate)) {
       o.out_path = value_of(i);
     } else if (a == "--trace-tcp" && o.command == "run") {

@@ -61,6 +61,7 @@ struct Options {
   std::vector<std::string> data;  // --data PATH or PATH:key=value,...; repeatable
   int max_evaluations = 0;        // --max-evaluations; 0: the scenario's
   int starts = 0;                 // --starts; 0: the scenario's
+  int check_seeds = -1;           // --check-seeds; -1: the scenario's
 
   // results
   std::vector<std::string> group_by;  // --by

@@ -47,6 +47,9 @@ expect calibrate-unwritable-profile 4 '' 'cannot write the profile .*/no/such/di
   "$netsim" calibrate "$work/syn.yaml" --out "$work/no/such/dir/p.yaml"
 if grep -q 'evaluation' "$work/err"; then failures=$((failures + 1)); echo "FAIL calibrate-unwritable-before-fitting"; else
   passes=$((passes + 1)); echo "ok   calibrate-unwritable-before-fitting"; fi
+expect calibrate-help-check-seeds 0 'check-seeds N' '' -- "$netsim" calibrate --help
+expect calibrate-bad-check-seeds 2 '' "--check-seeds needs an integer from 0 to 1000, got 'two'" -- \
+  "$netsim" calibrate "$work/syn.yaml" --check-seeds two
 expect calibrate-needs-file 2 '' "needs a scenario FILE" -- "$netsim" calibrate
 expect calibrate-bad-option 2 '' "unknown option '--axis'" -- "$netsim" calibrate "$work/syn.yaml" --axis a=1
 expect calibrate-no-measured 3 '' "needs a measured: block" -- "$netsim" calibrate "$src/scenarios/udp-drop-sweep.yaml" --out "$work/p.yaml"
@@ -60,6 +63,13 @@ if grep -q '^command: "netsim calibrate ' "$work/syn.profile.yaml" && grep -q '"
   pass profile-records-command-and-values
 else
   fail profile-records-command-and-values
+fi
+expect calibrate-check-seeds 0 'On seeds 2-3, which the fit never ran: objective' '' -- \
+  "$netsim" calibrate "$work/syn.yaml" -j 2 --check-seeds 2 --max-evaluations 10 --out "$work/check.profile.yaml"
+if grep -q '^seed_check: { seeds: \[2, 3\]' "$work/check.profile.yaml"; then
+  pass profile-records-seed-check
+else
+  fail profile-records-seed-check
 fi
 expect calibrate-starts 0 'Starts \(2; the declared start, then Halton points over the box\):' 'start 2, evaluation' -- \
   "$netsim" calibrate "$work/syn.yaml" -j 2 --starts 2 --out "$work/syn2.profile.yaml"

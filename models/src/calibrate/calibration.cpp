@@ -69,6 +69,7 @@ class Calibrator {
     spec_ = std::move(*c);
     if (options.max_evaluations > 0) spec_.max_evaluations = options.max_evaluations;
     if (options.starts > 0) spec_.starts = options.starts;
+    if (options.check_seeds >= 0) spec_.check_seeds = options.check_seeds;
     for (const CalibrationParameter& p : spec_.parameters) {
       for (const Override& o : options.overrides) {
         if (std::find(p.paths.begin(), p.paths.end(), o.key) != p.paths.end()) {

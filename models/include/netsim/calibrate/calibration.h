@@ -37,6 +37,7 @@ struct CalibrationOptions {
   unsigned jobs = 0;                // worker threads; 0: all cores
   int max_evaluations = 0;          // > 0: replaces calibrate.max_evaluations
   int starts = 0;                   // > 0: replaces calibrate.starts
+  int check_seeds = -1;             // >= 0: replaces calibrate.check_seeds
   // Replaces the scenario's measured cells (data files); keys and metrics stay the block's.
   std::optional<std::vector<MeasuredCell>> cells;
   std::vector<std::string> data_sources;  // where the measurements came from, for the profile
