@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <optional>
 
 #include "netsim/scenario/scenario_loader.h"
 #include "netsim/sweep/slurm_script.h"
@@ -207,11 +208,17 @@ Options parse_args(const std::vector<std::string>& args) {
     if (i + 1 >= args.size()) throw UsageError("option " + args[i] + " needs a value");
     return args[++i];
   };
-  auto positive = [](const std::string& opt, const std::string& v) {
+  // The whole text as an unsigned decimal, or nothing.
+  auto parse_unsigned = [](const std::string& v) -> std::optional<std::uint64_t> {
     std::uint64_t n = 0;
     auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-    if (ec != std::errc{} || end != v.data() + v.size() || n == 0) throw UsageError(opt + " needs a positive integer, got '" + v + "'");
+    if (ec != std::errc{} || end != v.data() + v.size()) return std::nullopt;
     return n;
+  };
+  auto positive = [&parse_unsigned](const std::string& opt, const std::string& v) {
+    const std::optional<std::uint64_t> n = parse_unsigned(v);
+    if (!n || *n == 0) throw UsageError(opt + " needs a positive integer, got '" + v + "'");
+    return *n;
   };
   const bool sweep = o.command == "sweep";
   const bool results = o.command == "results";
@@ -228,9 +235,7 @@ Options parse_args(const std::vector<std::string>& args) {
       }
     } else if (a == "--seed" && o.command == "run") {
       const std::string& v = value_of(i);
-      std::uint64_t seed = 0;
-      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), seed);
-      if (ec != std::errc{} || end != v.data() + v.size()) throw UsageError("--seed needs an unsigned integer, got '" + v + "'");
+      if (!parse_unsigned(v)) throw UsageError("--seed needs an unsigned integer, got '" + v + "'");
       o.overrides.push_back({"seed", v});
     } else if (a == "--format" && o.command == "run") {
       const std::string& v = value_of(i);
@@ -305,12 +310,9 @@ Options parse_args(const std::vector<std::string>& args) {
       o.starts = static_cast<int>(n);
     } else if (a == "--check-seeds" && calibrate) {
       const std::string& v = value_of(i);
-      std::uint64_t n = 0;
-      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-      if (ec != std::errc{} || end != v.data() + v.size() || n > 1000) {
-        throw UsageError("--check-seeds needs an integer from 0 to 1000, got '" + v + "'");
-      }
-      o.check_seeds = static_cast<int>(n);
+      const std::optional<std::uint64_t> n = parse_unsigned(v);
+      if (!n || *n > 1000) throw UsageError("--check-seeds needs an integer from 0 to 1000, got '" + v + "'");
+      o.check_seeds = static_cast<int>(*n);
     } else if (a == "--out" && (o.command == "run" || sweep || calibrate)) {
       o.out_path = value_of(i);
     } else if (a == "--trace-tcp" && o.command == "run") {

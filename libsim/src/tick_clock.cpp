@@ -8,8 +8,7 @@ namespace netsim {
 
 TickClock::TickClock(Simulation& sim, int hz, SimTime phase)
     : sim_(sim), hz_(hz), phase_(phase),
-      max_offset64_(hz > 0 ? std::numeric_limits<std::uint64_t>::max() / static_cast<std::uint64_t>(hz) - 1 : 0),
-      max_edge64_(std::numeric_limits<std::int64_t>::max() / kPicosPerSecond) {
+      max_offset64_(hz > 0 ? std::numeric_limits<std::uint64_t>::max() / static_cast<std::uint64_t>(hz) - 1 : 0) {
   if (hz < kMinHz || hz > kMaxHz) {
     throw std::invalid_argument("kern.hz must be between " + std::to_string(kMinHz) + " and " +
                                 std::to_string(kMaxHz) + ", got " + std::to_string(hz));
@@ -24,7 +23,7 @@ SimTime TickClock::draw_phase(Rng& rng, int hz) {
 }
 
 SimTime TickClock::edge(std::int64_t k) const {
-  if (k >= 0 && k <= max_edge64_) return phase_ + k * kPicosPerSecond / hz_;
+  if (k >= 0 && k <= kMaxEdge64) return phase_ + k * kPicosPerSecond / hz_;
   return phase_ + static_cast<SimTime>(static_cast<Int128>(k) * kPicosPerSecond / hz_);
 }
 

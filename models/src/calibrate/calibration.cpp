@@ -340,9 +340,11 @@ class Calibrator {
     SeedCheckResult& out = result_.seed_check;
     for (int i = 0; i < spec_.check_seeds; ++i) out.seeds.push_back(seeds_.back() + 1 + static_cast<std::uint64_t>(i));
     const CellSet set = all_cells(values, out.seeds);
+    std::vector<double> r;
     for (const CellResult& x : set.cells) {
-      if (x.fitted && x.runs > 0) out.objective += std::pow(residual(x.sim_mean, x.measured), 2);
+      if (x.fitted && x.runs > 0) r.push_back(residual(x.sim_mean, x.measured));
     }
+    out.objective = sum_of_squares(r);
     out.fitted_mape = set.fitted_mape;
     out.predicted_mape = set.predicted_mape;
     out.fitted_count = set.fitted_count;

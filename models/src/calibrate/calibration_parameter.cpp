@@ -168,6 +168,14 @@ double quantize(const CalibrationParameter& p, double value) {
   return v;
 }
 
+// The base unit a value of this kind is held in: "B", "bps", "ps"; "" for plain numbers.
+const char* base_unit(ParameterKind kind) {
+  return kind == ParameterKind::size       ? "B"
+         : kind == ParameterKind::rate     ? "bps"
+         : kind == ParameterKind::duration ? "ps"
+                                           : "";
+}
+
 std::string format_value(const CalibrationParameter& p, double value) {
   const double v = quantize(p, value);
   if (p.kind == ParameterKind::real) return format_double_roundtrip(v);
@@ -179,7 +187,7 @@ std::string format_value(const CalibrationParameter& p, double value) {
     if (!text.empty()) return text + p.unit;
   }
   // A binary size unit that does not divide the value: bytes.
-  return std::to_string(whole) + (p.kind == ParameterKind::size ? "B" : p.kind == ParameterKind::rate ? "bps" : "ps");
+  return std::to_string(whole) + base_unit(p.kind);
 }
 
 std::string format_amount(const CalibrationParameter& p, double amount) {
@@ -189,11 +197,7 @@ std::string format_amount(const CalibrationParameter& p, double amount) {
     std::snprintf(buf, sizeof buf, "%.4g%s", amount / static_cast<double>(u->scale), p.unit.c_str());
     return buf;
   }
-  const char* base = p.kind == ParameterKind::size   ? "B"
-                     : p.kind == ParameterKind::rate ? "bps"
-                     : p.kind == ParameterKind::duration ? "ps"
-                                                     : "";
-  std::snprintf(buf, sizeof buf, "%.4g%s", amount, base);
+  std::snprintf(buf, sizeof buf, "%.4g%s", amount, base_unit(p.kind));
   return buf;
 }
 

@@ -47,8 +47,7 @@ class CalibrationReader {
       } else if (key == "seeds") {
         c_.seeds = static_cast<int>(bounded(kv.second, field, 1, 1000));
       } else if (key == "check_seeds") {
-        c_.check_seeds = static_cast<int>(bounded(kv.second, field, 0, 1000));
-        if (r_.number(kv.second, field) != c_.check_seeds) r_.fail(kv.second, field, "expected a whole number of seeds");
+        c_.check_seeds = whole(kv.second, field, 0, 1000, "seeds");
       } else if (key == "objective") {
         const std::string v = r_.scalar(kv.second, field);
         if (v == "squared_log_ratio") {
@@ -74,8 +73,7 @@ class CalibrationReader {
       } else if (key == "step") {
         c_.step = bounded(kv.second, field, 1e-6, 0.5);
       } else if (key == "starts") {
-        c_.starts = static_cast<int>(bounded(kv.second, field, 1, 64));
-        if (r_.number(kv.second, field) != c_.starts) r_.fail(kv.second, field, "expected a whole number of starts");
+        c_.starts = whole(kv.second, field, 1, 64, "starts");
       } else if (key == "uncertainty") {
         c_.uncertainty = r_.boolean(kv.second, field);
       } else if (key == "confidence") {
@@ -103,6 +101,13 @@ class CalibrationReader {
       r_.fail(n, field, "out of range: must be in [" + format_double_roundtrip(lo) + ", " + format_double_roundtrip(hi) + "]");
     }
     return v;
+  }
+
+  // A count in [lo, hi] that must be a whole number ("expected a whole number of <what>").
+  int whole(const YAML::Node& n, const std::string& field, int lo, int hi, const std::string& what) const {
+    const double v = bounded(n, field, lo, hi);
+    if (v != static_cast<int>(v)) r_.fail(n, field, "expected a whole number of " + what);
+    return static_cast<int>(v);
   }
 
   ParsedQuantity quantity(const YAML::Node& n, const std::string& field) const {

@@ -23,7 +23,6 @@ std::string range_text(std::int64_t lo, std::int64_t hi, std::string_view unit) 
 
 }  // namespace
 
-// How a node that has the wrong type is described: "got a list".
 std::string quoted(std::string_view text) {
   // A value echoed in an error must print as text on any terminal: control
   // bytes and bytes outside printable ASCII become \xNN (a binary file
@@ -50,6 +49,7 @@ std::string quoted(std::string_view text) {
   return out + "'";
 }
 
+// How a node that has the wrong type is described: "got a list".
 std::string describe(const YAML::Node& node) {
   switch (node.Type()) {
     case YAML::NodeType::Null:
@@ -273,7 +273,7 @@ std::int64_t Reader::integer(const Field& f, std::int64_t lo, std::int64_t hi) c
   std::int64_t v = 0;
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
   if (ec == std::errc::result_out_of_range)
-    fail(f, "'" + text + "' is out of range: must be " + range_text(lo, hi, ""));
+    fail(f, quoted(text) + " is out of range: must be " + range_text(lo, hi, ""));
   if (ec != std::errc() || end != digits.data() + digits.size()) fail(f, "expected an integer, got " + quoted(text));
   if (v < lo || v > hi) fail(f, "out of range: must be " + range_text(lo, hi, "") + ", got " + std::to_string(v));
   return v;
@@ -285,7 +285,7 @@ std::uint64_t Reader::unsigned_integer(const Field& f) const {
   if (digits.size() > 1 && digits[0] == '+') digits.remove_prefix(1);
   std::uint64_t v = 0;
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
-  if (ec == std::errc::result_out_of_range) fail(f, "'" + text + "' is out of range: must be at most 2^64-1");
+  if (ec == std::errc::result_out_of_range) fail(f, quoted(text) + " is out of range: must be at most 2^64-1");
   if (ec != std::errc() || end != digits.data() + digits.size()) {
     fail(f, "expected a non-negative integer, got " + quoted(text));
   }

@@ -49,7 +49,7 @@ class TickClock {
   // ticks_at() take exact 64-bit paths (a 128-bit division costs several
   // times more, and every TCP timestamp and callout asks for ticks).
   std::uint64_t max_offset64_;
-  std::int64_t max_edge64_;
+  static constexpr std::int64_t kMaxEdge64 = INT64_MAX / kPicosPerSecond;
 };
 
 // A callout on a host's tick clock: callout_reset(n) fires on the tick edge
