@@ -191,6 +191,17 @@ TEST(CalibrationSpec, ParsesTheBlockAndRejectsMistakesWithTheirLine) {
   EXPECT_NE(error_of("calibrate:\n  parameters:\n    links.sw-rx.rate: { min: 100Mbps, max: 1Gbps, start: 5Gbps }\n")
                 .find("within [min, max]"),
             std::string::npos);
+  // Values echoed from these blocks print as text, as the scenario's own do,
+  // and a near miss gets its suggestion.
+  const std::string bad_method =
+      error_of("calibrate:\n  parameters:\n    links.sw-rx.rate: { min: 100Mbps, max: 1Gbps }\n  method: \"nelder_mead\\x01\"\n");
+  EXPECT_NE(bad_method.find("got 'nelder_mead\\x01'; did you mean 'nelder_mead'?"), std::string::npos) << bad_method;
+  const std::string bad_key = error_of("calibrate:\n  parameters:\n    links.sw-rx.rate: { min: 100Mbps, max: 1Gbps }\n"
+                                       "  \"seeds\\x1b[2J\": 2\n");
+  EXPECT_NE(bad_key.find("unknown key 'seeds\\x1b[2J'"), std::string::npos) << bad_key;
+  for (const std::string& m : {bad_method, bad_key}) {
+    for (const char ch : m) EXPECT_TRUE(ch >= 0x20 && ch < 0x7f) << m;
+  }
 }
 
 // A residual function with a known minimum at (0.3, 0.7).

@@ -254,6 +254,13 @@ TEST(ScenarioLoaderErrors, AnEnumValueWithAControlByteIsEscaped) {
   const ScenarioError e = text_error(kBase + "filters:\n  d: { host: a, hook: ingress, type: \"nth\\t\", every: 3 }\n");
   EXPECT_NE(e.message.find("got 'nth\\x09'"), std::string::npos) << e.what();
 }
+TEST(ScenarioLoaderErrors, AKeyWithControlBytesIsEscapedInTheFieldAndTheMessage) {
+  const ScenarioError e = text_error(kBase + "\"dur\\x1b[2Jation\": 1s\n");
+  EXPECT_NE(e.message.find("unknown key 'dur\\x1b[2Jation'"), std::string::npos) << e.what();
+  const std::string what = e.what();
+  EXPECT_NE(what.find("field 'dur\\x1b[2Jation'"), std::string::npos) << what;
+  for (const char c : what) EXPECT_TRUE(c >= 0x20 && c < 0x7f) << what;
+}
 TEST(ScenarioLoaderErrors, TwoDocuments) { expect_bad("two_documents.yaml", 5, 1, "", "one YAML document"); }
 TEST(ScenarioLoaderErrors, LeadingComma) { expect_bad("leading_comma.yaml", 2, 1, "", "invalid YAML: unexpected ','"); }
 TEST(ScenarioLoader, TrailingEmptyDocumentsAreHarmless) {

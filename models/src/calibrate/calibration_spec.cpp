@@ -14,6 +14,8 @@ namespace netsim::calibrate {
 namespace {
 
 using scenario_internal::BlockReader;
+using scenario_internal::quoted;
+using scenario_internal::suggestion;
 
 // The value a scenario tree writes at a dotted path, if it writes one.
 std::optional<std::string> value_at(const YAML::Node& root, const std::string& path) {
@@ -55,7 +57,8 @@ class CalibrationReader {
         } else if (v == "squared_relative") {
           c_.objective = Objective::squared_relative;
         } else {
-          r_.fail(kv.second, field, "expected squared_log_ratio or squared_relative, got '" + v + "'");
+          r_.fail(kv.second, field, "expected squared_log_ratio or squared_relative, got " + quoted(v) +
+                                                 suggestion(v, {"squared_log_ratio", "squared_relative"}));
         }
       } else if (key == "method") {
         const std::string v = r_.scalar(kv.second, field);
@@ -64,7 +67,8 @@ class CalibrationReader {
         } else if (v == "levenberg_marquardt") {
           c_.method = Method::levenberg_marquardt;
         } else {
-          r_.fail(kv.second, field, "expected nelder_mead or levenberg_marquardt, got '" + v + "'");
+          r_.fail(kv.second, field, "expected nelder_mead or levenberg_marquardt, got " + quoted(v) +
+                                                 suggestion(v, {"nelder_mead", "levenberg_marquardt"}));
         }
       } else if (key == "max_evaluations") {
         c_.max_evaluations = static_cast<int>(bounded(kv.second, field, 1, 100000));
@@ -80,8 +84,8 @@ class CalibrationReader {
         c_.confidence = bounded(kv.second, field, 0.5, 0.999);
       } else {
         r_.fail(kv.first, field,
-                "unknown key '" + key +
-                    "' (accepted: parameters, fit_on, metrics, seeds, check_seeds, objective, method, max_evaluations, tolerance, step, starts, uncertainty, confidence)");
+                "unknown key " + quoted(key) +
+                    " (accepted: parameters, fit_on, metrics, seeds, check_seeds, objective, method, max_evaluations, tolerance, step, starts, uncertainty, confidence)");
       }
     }
     if (c_.parameters.empty()) r_.fail(root, "calibrate.parameters", "needs at least one parameter");
@@ -127,13 +131,13 @@ class CalibrationReader {
       p.loc = r_.loc(kv.first);
       const std::string field = "calibrate.parameters." + p.key;
       for (const std::string& path : p.paths) {
-        if (path.empty()) r_.fail(kv.first, field, "empty path in '" + p.key + "'");
+        if (path.empty()) r_.fail(kv.first, field, "empty path in " + quoted(p.key));
         for (const auto& k : m_.keys) {
-          if (k.second == path) r_.fail(kv.first, field, "'" + path + "' is a measured key; it cannot be fitted");
+          if (k.second == path) r_.fail(kv.first, field, quoted(path) + " is a measured key; it cannot be fitted");
         }
         for (const CalibrationParameter& q : c_.parameters) {
           if (std::find(q.paths.begin(), q.paths.end(), path) != q.paths.end()) {
-            r_.fail(kv.first, field, "'" + path + "' is already set by parameter '" + q.key + "'");
+            r_.fail(kv.first, field, quoted(path) + " is already set by parameter " + quoted(q.key));
           }
         }
       }
@@ -149,7 +153,7 @@ class CalibrationReader {
         } else if (dk == "start") {
           start = quantity(d.second, field + ".start");
         } else {
-          r_.fail(d.first, field + "." + dk, "unknown key '" + dk + "' (accepted: min, max, start)");
+          r_.fail(d.first, field + "." + dk, "unknown key " + quoted(dk) + " (accepted: min, max, start)");
         }
       }
       if (!lo || !hi) r_.fail(def, field, "needs both min and max");
@@ -194,7 +198,7 @@ class CalibrationReader {
       const std::string key = kv.first.Scalar();
       const std::string field = "calibrate.fit_on." + key;
       const bool known = std::any_of(m_.keys.begin(), m_.keys.end(), [&](const auto& k) { return k.first == key; });
-      if (!known) r_.fail(kv.first, field, "'" + key + "' is not a key of the measured block");
+      if (!known) r_.fail(kv.first, field, quoted(key) + " is not a key of the measured block");
       std::vector<std::string> values;
       if (kv.second.IsSequence()) {
         for (std::size_t i = 0; i < kv.second.size(); ++i) values.push_back(r_.scalar(kv.second[i], field));
@@ -212,7 +216,7 @@ class CalibrationReader {
       const std::string name = r_.scalar(n[i], field);
       std::size_t k = 0;
       while (k < m_.metrics.size() && m_.metrics[k].name != name) ++k;
-      if (k == m_.metrics.size()) r_.fail(n[i], field, "'" + name + "' is not a metric of the measured block");
+      if (k == m_.metrics.size()) r_.fail(n[i], field, quoted(name) + " is not a metric of the measured block");
       c_.metrics.push_back(k);
     }
   }

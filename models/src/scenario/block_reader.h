@@ -10,6 +10,7 @@
 
 #include "netsim/scenario/scenario_loader.h"
 #include "netsim/scenario/scenario_spec.h"
+#include "yaml_reader.h"
 
 namespace netsim::scenario_internal {
 
@@ -29,14 +30,14 @@ class BlockReader {
     const std::string s = scalar(n, field);
     double v = 0;
     auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc{} || end != s.data() + s.size()) fail(n, field, "expected a number, got '" + s + "'");
+    if (ec != std::errc{} || end != s.data() + s.size()) fail(n, field, "expected a number, got " + quoted(s));
     return v;
   }
   bool boolean(const YAML::Node& n, const std::string& field) const {
     const std::string s = scalar(n, field);
     if (s == "true") return true;
     if (s == "false") return false;
-    fail(n, field, "expected true or false, got '" + s + "'");
+    fail(n, field, not_a_boolean(s));
   }
   // The values of `names` in a map, in that order.
   std::vector<std::string> values_of(const YAML::Node& map, const std::vector<std::string>& names,

@@ -83,7 +83,7 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec) {
     if (key != "source" && key != "metric" && key != "flow" && key != "metrics" && key != "keys" && key != "cells" &&
         key != "claims" && key != "notes") {
       r.fail(kv.first, "measured." + key,
-             "unknown key '" + key + "' (accepted: source, metric, flow, metrics, keys, cells, claims, notes)");
+             "unknown key " + scenario_internal::quoted(key) + " (accepted: source, metric, flow, metrics, keys, cells, claims, notes)");
     }
   }
   if (root["metrics"] && (root["metric"] || root["flow"])) {
@@ -123,7 +123,7 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec) {
             k.fairness.push_back(r.scalar(d.second[i], field + ".fairness[" + std::to_string(i) + "]"));
           }
         } else {
-          r.fail(d.first, field + "." + dk, "unknown key '" + dk + "' (accepted: flow, metric, fairness)");
+          r.fail(d.first, field + "." + dk, "unknown key " + scenario_internal::quoted(dk) + " (accepted: flow, metric, fairness)");
         }
       }
       if (k.is_fairness() && !k.flow.empty()) r.fail(def, field, "a metric is either a flow's or a fairness index");
@@ -151,7 +151,7 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec) {
     c.key_values = r.values_of(cells[i], key_names(m), field);
     for (const MeasuredMetric& k : m.metrics) {
       const YAML::Node v = cells[i][k.name];
-      if (!v) r.fail(cells[i], field + "." + k.name, "missing the measured value '" + k.name + "'");
+      if (!v) r.fail(cells[i], field + "." + k.name, "missing the measured value " + scenario_internal::quoted(k.name));
       const double x = r.number(v, field + "." + k.name);
       if (x <= 0) r.fail(v, field + "." + k.name, "a measured value must be positive");
       if (k.is_fairness() && x > 1) r.fail(v, field + "." + k.name, "Jain's index is at most 1 (write 0.94 for 94%)");

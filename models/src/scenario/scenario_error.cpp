@@ -1,6 +1,7 @@
 #include <utility>
 
 #include "netsim/scenario/scenario_loader.h"
+#include "yaml_reader.h"
 
 namespace netsim {
 namespace {
@@ -16,7 +17,8 @@ std::string format_error(const SourceLoc& loc, const std::string& field, const s
     if (loc.line > 0) out += ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
   }
   out += ": error: ";
-  if (!field.empty()) out += "field '" + field + "': ";
+  // The field path is made of the document's keys: printable, never cut.
+  if (!field.empty()) out += "field '" + scenario_internal::printable(field) + "': ";
   out += message;
   return out;
 }

@@ -194,7 +194,7 @@ void Library::merge_profile(YAML::Node element, const Field& ref, const Reader& 
   if (it == profiles_.end()) {
     std::vector<std::string> known;
     for (const auto& [n, p] : profiles_) known.push_back(n);
-    r.fail(ref, "unknown profile '" + name + "' (" + (known.empty() ? std::string("no profiles are defined") :
+    r.fail(ref, "unknown profile " + scenario_internal::quoted(name) + " (" + (known.empty() ? std::string("no profiles are defined") :
                                                        "known profiles: " + join_words(known)) +
                     ")" + suggestion(name, known));
   }

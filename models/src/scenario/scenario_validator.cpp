@@ -224,7 +224,7 @@ void Validator::parse_address(const Field& f, HostSpec& h) {
     h.ip_version = IpVersion::v6;
     binary.assign(bytes.begin(), bytes.end());
   } else {
-    r_.fail(f, "'" + text + "' is not an IPv4 address (like 10.0.0.1) or an IPv6 address (like fd00::1)");
+    r_.fail(f, quoted(text) + " is not an IPv4 address (like 10.0.0.1) or an IPv6 address (like fd00::1)");
   }
   // Compared in binary so that "fd00::1" and "fd00:0::1" are the same address.
   const auto [it, inserted] = addresses_.emplace(binary, h.name);
@@ -450,7 +450,7 @@ void Validator::parse_flow(const std::string& name, const Field& f) {
   if (!type) r_.missing(f, "type");
   const std::string& type_name = r_.scalar(*type, "a traffic type");
   if (!contains(kTrafficTypes, type_name)) {
-    r_.fail(*type, "unsupported traffic type '" + type_name + "' (supported: " + join_words(kTrafficTypes) + ")" +
+    r_.fail(*type, "unsupported traffic type " + quoted(type_name) + " (supported: " + join_words(kTrafficTypes) + ")" +
                        suggestion(type_name, kTrafficTypes));
   }
   if (type_name == "tcp") {
@@ -647,7 +647,7 @@ void Validator::resolve(const Field& ref, const std::string& name, bool host_onl
       for (const auto& h : spec_.hubs) known.push_back(h.name);
     }
     const std::string what = host_only ? "host" : "node";
-    r_.fail(ref, "unknown " + what + " '" + name + "' (known " + what + "s: " + join_words(known) + ")" +
+    r_.fail(ref, "unknown " + what + " " + quoted(name) + " (known " + what + "s: " + join_words(known) + ")" +
                      suggestion(name, known));
   }
   if (host_only && it->second.kind != NodeKind::host) {

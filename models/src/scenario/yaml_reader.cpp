@@ -23,15 +23,14 @@ std::string range_text(std::int64_t lo, std::int64_t hi, std::string_view unit) 
 
 }  // namespace
 
-std::string quoted(std::string_view text) {
-  // A value echoed in an error must print as text on any terminal: control
+std::string printable(std::string_view text, std::size_t max_shown) {
+  // Text echoed in an error must print as text on any terminal: control
   // bytes and bytes outside printable ASCII become \xNN (a binary file
-  // given as a scenario is one scalar), and a long value is cut.
-  constexpr std::size_t kMaxShown = 60;
-  std::string out = "'";
+  // given as a scenario is one scalar).
+  std::string out;
   std::size_t shown = 0;
   for (const char c : text) {
-    if (shown == kMaxShown) {
+    if (shown == max_shown) {
       out += "...";
       break;
     }
@@ -46,8 +45,10 @@ std::string quoted(std::string_view text) {
     }
     ++shown;
   }
-  return out + "'";
+  return out;
 }
+
+std::string quoted(std::string_view text) { return "'" + printable(text, 60) + "'"; }
 
 // How a node that has the wrong type is described: "got a list".
 std::string describe(const YAML::Node& node) {
@@ -207,7 +208,7 @@ std::set<std::string> Reader::each_entry(const Field& map, const std::string& ex
     const Field entry{it->second, it->first, join_path(map.path, key)};
     if (auto prev = first_key.find(key); prev != first_key.end()) {
       const SourceLoc first = loc(prev->second);
-      fail(key_field(entry), "duplicate key '" + key + "' (first defined at line " + std::to_string(first.line) +
+      fail(key_field(entry), "duplicate key " + quoted(key) + " (first defined at line " + std::to_string(first.line) +
                                  ", column " + std::to_string(first.column) + ")");
     }
     check_key(key, entry);
@@ -224,7 +225,7 @@ std::set<std::string> Reader::visit_fields(const Field& map, KeyList accepted, c
       [&](const std::string& key, const Field& entry) {
         if (!contains(accepted, key)) {
           fail(key_field(entry),
-               "unknown key '" + key + "' (accepted keys: " + join_words(accepted) + ")" + suggestion(key, accepted));
+               "unknown key " + quoted(key) + " (accepted keys: " + join_words(accepted) + ")" + suggestion(key, accepted));
         }
       },
       fn);
@@ -235,7 +236,7 @@ void Reader::visit_entries(const Field& map, std::string_view what, bool check_n
       map, "a map of name -> " + std::string(what),
       [&](const std::string& key, const Field& entry) {
         if (check_names && !is_valid_name(key)) {
-          fail(key_field(entry), "invalid name '" + key + "': names may contain only letters, digits, '-' and '_'");
+          fail(key_field(entry), "invalid name " + quoted(key) + ": names may contain only letters, digits, '-' and '_'");
         }
       },
       fn);
@@ -344,11 +345,15 @@ std::string Reader::choice(const Field& f, KeyList options) const {
   return text;
 }
 
+std::string not_a_boolean(std::string_view text) {
+  return "expected true or false, got " + quoted(text) + suggestion(text, kBooleans);
+}
+
 bool Reader::boolean(const Field& f) const {
   const std::string& text = scalar(f, "true or false");
   if (text == "true") return true;
   if (text == "false") return false;
-  fail(f, "expected true or false, got " + quoted(text) + suggestion(text, kBooleans));
+  fail(f, not_a_boolean(text));
 }
 
 }  // namespace netsim::scenario_internal

@@ -73,9 +73,14 @@ struct Field {
 // The key itself as a field: errors about names point at the name.
 inline Field key_field(const Field& f) { return Field{f.key, f.key, f.path}; }
 
-// A scalar as the error messages show it: in quotes, non-printable bytes as
-// \xNN, at most 60 characters.
+// Text as an error message shows it: bytes outside printable ASCII as \xNN,
+// cut with "..." after max_shown characters.
+std::string printable(std::string_view text, std::size_t max_shown = std::string_view::npos);
+// A scalar as the error messages show it: in quotes, printable, at most 60
+// characters.
 std::string quoted(std::string_view text);
+// "expected true or false, got 'x'" with a suggestion: the one message for a bad boolean.
+std::string not_a_boolean(std::string_view text);
 // "a list", "a map", "an empty value" or the quoted scalar: for "expected X, got Y".
 std::string describe(const YAML::Node& node);
 std::string join_path(std::string_view parent, std::string_view child);
