@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
 #include <vector>
 
 #include "netsim/sim/rng.h"
@@ -119,6 +122,74 @@ TEST(Timer, HeavyChurnKeepsHeapConsistent) {
     last = e.time;
   }
   for (auto& t : timers) EXPECT_FALSE(t->pending());
+}
+
+
+// Against a reference model (an ordered map by (time, insertion sequence)),
+// with a population that swings across both layout bounds: events and
+// timers are added, re-armed, cancelled and popped at random, and every pop
+// must be the reference's first entry. The run must see both layouts and
+// both switches.
+TEST(EventQueue, BothLayoutsPopInReferenceOrderAcrossSwitches) {
+  EventQueue q;
+  Recorder r;
+  Rng rng(11, "layouts");
+  std::map<std::pair<SimTime, std::uint64_t>, std::uint64_t> ref;  // (time, seq) -> tag
+  std::uint64_t seq = 0;
+  std::vector<std::unique_ptr<Timer>> timers;
+  std::vector<std::optional<std::pair<SimTime, std::uint64_t>>> timer_key(32);
+  for (std::uint64_t i = 0; i < 32; ++i) timers.push_back(std::make_unique<Timer>(&r, 1'000'000 + i));
+  SimTime now = 0;
+  int to_heap = 0, to_sorted = 0;
+  bool was_sorted = q.sorted_layout();
+  std::size_t pops = 0;
+  for (int step = 0; step < 60000; ++step) {
+    // Grow for a while, then drain for a while: the size sweeps 0..~90.
+    const bool growing = (step / 300) % 2 == 0;
+    // Growing: 50% events, 20% arms, 10% cancels, 20% pops; draining: 20%
+    // arms, 10% cancels, 70% pops.
+    const std::uint64_t what = rng.uniform_below(10) + (growing ? 0 : 5);
+    if (what < 5) {
+      const SimTime t = now + static_cast<SimTime>(rng.uniform_below(50));
+      q.schedule(t, &r, seq);
+      ref.emplace(std::make_pair(t, seq), seq);
+      ++seq;
+    } else if (what < 7) {
+      const std::size_t j = rng.uniform_below(timers.size());
+      if (timer_key[j]) ref.erase(*timer_key[j]);
+      const SimTime t = now + static_cast<SimTime>(rng.uniform_below(50));
+      q.arm(*timers[j], t);
+      timer_key[j] = std::make_pair(t, seq);
+      ref.emplace(*timer_key[j], timers[j]->tag());
+      ++seq;
+    } else if (what < 8) {
+      const std::size_t j = rng.uniform_below(timers.size());
+      if (timer_key[j]) ref.erase(*timer_key[j]);
+      timer_key[j].reset();
+      q.cancel(*timers[j]);
+    } else if (!q.empty()) {
+      ASSERT_FALSE(ref.empty());
+      const QueuedEvent e = q.pop();
+      const auto first = ref.begin();
+      ASSERT_EQ(e.time, first->first.first) << "pop " << pops;
+      ASSERT_EQ(e.tag, first->second) << "pop " << pops;
+      if (e.tag >= 1'000'000) timer_key[e.tag - 1'000'000].reset();
+      ref.erase(first);
+      now = e.time;
+      ++pops;
+    }
+    ASSERT_EQ(q.size(), ref.size());
+    if (q.sorted_layout() != was_sorted) {
+      (was_sorted ? to_heap : to_sorted) += 1;
+      was_sorted = q.sorted_layout();
+    }
+    EXPECT_TRUE(q.size() <= EventQueue::kSortedMax || !q.sorted_layout());
+    EXPECT_TRUE(q.size() >= EventQueue::kSortedMin || q.sorted_layout());
+  }
+  EXPECT_GT(to_heap, 2);
+  EXPECT_GT(to_sorted, 2);
+  EXPECT_GT(pops, 10000u);
+  for (std::size_t j = 0; j < timers.size(); ++j) EXPECT_EQ(timers[j]->pending(), timer_key[j].has_value()) << j;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Priority queue of events ordered by (time, insertion sequence).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -20,22 +21,40 @@ struct QueuedEvent {
   Timer* timer;  // non-null for timer events, so the timer can track its slot
 };
 
-// A 4-ary min-heap in one vector. Capacity only grows, so a simulation in
-// steady state schedules and pops without touching the allocator.
+// The pending events in one vector, in one of two layouts. Capacity only
+// grows, so a simulation in steady state schedules and pops without touching
+// the allocator.
+//
+// Sorted (up to kSortedMax events): keys descending, the next event last.
+// A pop takes the last entry; a new event is shifted in from the back past the
+// events due before it. A packet path keeps ~10 events pending, most of them
+// due within microseconds, so an insertion moves two or three entries; a
+// re-armed retransmit timer moves only past the events between its old and
+// new time. With a 4-ary heap the same T1 run spent a third of its
+// instructions sifting (docs/performance.md).
+//
+// Heap (more than kSortedMax): a 4-ary min-heap. The layouts meet cheaply:
+// the sorted array reversed is a valid min-heap, and a heap that shrinks
+// below kSortedMin is sorted again. The pop order is the (time, seq) order in
+// both, so the layout never changes a result.
 //
 // The hot path lives in this header so it inlines into the dispatch loop.
-// Heap order compares (time, seq) as one unsigned 128-bit key, and the
-// smallest of four children is picked with a fixed two-round tournament:
-// both avoid data-dependent branches, which dominate the cost of a heap
-// whose keys are random.
+// Order compares (time, seq) as one unsigned 128-bit key; the heap picks the
+// smallest of four children with a fixed two-round tournament: both avoid
+// data-dependent branches, which dominate the cost of a heap whose keys are
+// random.
 class EventQueue {
  public:
-  void reserve(std::size_t n) { heap_.reserve(n); }
-
+  void reserve(std::size_t n) {
+    if (heap_.size() < n) heap_.resize(n);
+  }
   // Drops every event without touching the timers among them (some may be
   // gone already, at a simulation's teardown). Such a timer still looks
   // pending; cancel() and arm() recognize it as dropped.
-  void abandon() { heap_.clear(); }
+  void abandon() {
+    n_ = 0;
+    heap_mode_ = false;
+  }
 
   void schedule(SimTime time, EventHandler* handler, std::uint64_t tag) {
     push(QueuedEvent{time, next_seq_++, handler, tag, nullptr});
@@ -50,13 +69,10 @@ class EventQueue {
       push(ev);
       return;
     }
-    const std::size_t i = timer.heap_index_;
-    // The new key is later in sequence than every existing entry with the
-    // same time, so comparing with the old key tells the direction to sift.
-    if (key(ev) < key(heap_[i])) {
-      sift_up(i, ev);
+    if (heap_mode_) {
+      rearm_in_heap(timer.heap_index_, ev);
     } else {
-      sift_down(i, ev);
+      move_sorted(timer.heap_index_, ev);
     }
   }
 
@@ -67,17 +83,22 @@ class EventQueue {
     if (in_heap) remove_at(i);
   }
 
-  bool empty() const { return heap_.empty(); }
-  std::size_t size() const { return heap_.size(); }
-  SimTime next_time() const { return heap_.empty() ? kTimeNever : heap_.front().time; }
-
+  bool empty() const { return n_ == 0; }
+  std::size_t size() const { return n_; }
+  SimTime next_time() const { return n_ == 0 ? kTimeNever : heap_[top()].time; }
   // Removes and returns the earliest event; a timer popped here is no longer pending.
   QueuedEvent pop() {
-    const QueuedEvent top = heap_.front();
-    if (top.timer != nullptr) top.timer->heap_index_ = Timer::kNotQueued;
-    remove_at(0);
-    return top;
+    if (heap_mode_) return pop_from_heap();
+    const QueuedEvent last = heap_[--n_];
+    if (last.timer != nullptr) last.timer->heap_index_ = Timer::kNotQueued;
+    return last;
   }
+
+  // The layouts' bounds (hysteresis: a queue that hovers near one bound does
+  // not switch back and forth).
+  static constexpr std::size_t kSortedMax = 48;
+  static constexpr std::size_t kSortedMin = 16;
+  bool sorted_layout() const { return !heap_mode_; }
 
  private:
   static constexpr std::size_t kArity = 4;
@@ -86,10 +107,11 @@ class EventQueue {
   static UInt128 key(const QueuedEvent& e) {
     return (static_cast<UInt128>(static_cast<std::uint64_t>(e.time) ^ (1ULL << 63)) << 64) | e.seq;
   }
+  std::size_t top() const { return heap_mode_ ? 0 : n_ - 1; }
 
-  // Pending and really in the heap (not dropped by abandon()).
+  // Pending and really in the queue (not dropped by abandon()).
   bool queued(const Timer& timer) const {
-    return timer.pending() && timer.heap_index_ < heap_.size() && heap_[timer.heap_index_].timer == &timer;
+    return timer.pending() && timer.heap_index_ < n_ && heap_[timer.heap_index_].timer == &timer;
   }
 
   void place(std::size_t i, const QueuedEvent& ev) {
@@ -98,8 +120,59 @@ class EventQueue {
   }
 
   void push(const QueuedEvent& ev) {
-    heap_.push_back(ev);
-    sift_up(heap_.size() - 1, ev);
+    if (heap_mode_ || n_ >= kSortedMax) {
+      push_to_heap(ev);
+      return;
+    }
+    if (n_ == heap_.size()) grow();
+    // Shift in from the back past the events due before ev.
+    std::size_t hole = n_++;
+    const UInt128 k = key(ev);
+    while (hole > 0 && key(heap_[hole - 1]) < k) {
+      place(hole, heap_[hole - 1]);
+      --hole;
+    }
+    place(hole, ev);
+  }
+  void push_to_heap(const QueuedEvent& ev) {
+    if (!heap_mode_) to_heap();
+    if (n_ == heap_.size()) grow();
+    ++n_;
+    sift_up(n_ - 1, ev);
+  }
+  // The storage is the vector's whole size, n_ of it in use: no push_back
+  // call on the hot path, and growing (rare) stays out of line.
+  [[gnu::noinline]] void grow() { heap_.resize(heap_.empty() ? 64 : 2 * heap_.size()); }
+  QueuedEvent pop_from_heap() {
+    const QueuedEvent first = heap_.front();
+    if (first.timer != nullptr) first.timer->heap_index_ = Timer::kNotQueued;
+    remove_from_heap(0);
+    return first;
+  }
+  void rearm_in_heap(std::size_t i, const QueuedEvent& ev) {
+    // The new key is later in sequence than every existing entry with the
+    // same time, so comparing with the old key tells the direction to sift.
+    if (key(ev) < key(heap_[i])) {
+      sift_up(i, ev);
+    } else {
+      sift_down(i, ev);
+    }
+  }
+
+  // Sorted layout: puts ev at slot i's place in the descending order, shifting
+  // the entries between (the rest of the array is sorted without slot i).
+  void move_sorted(std::size_t i, const QueuedEvent& ev) {
+    const UInt128 k = key(ev);
+    while (i > 0 && key(heap_[i - 1]) < k) {  // due before ev: toward the back
+      place(i, heap_[i - 1]);
+      --i;
+    }
+    const std::size_t last = n_ - 1;
+    while (i < last && k < key(heap_[i + 1])) {  // due after ev: toward the front
+      place(i, heap_[i + 1]);
+      ++i;
+    }
+    place(i, ev);
   }
 
   void sift_up(std::size_t i, const QueuedEvent& ev) {
@@ -115,7 +188,7 @@ class EventQueue {
 
   void sift_down(std::size_t i, const QueuedEvent& ev) {
     const UInt128 k = key(ev);
-    const std::size_t n = heap_.size();
+    const std::size_t n = n_;
     for (;;) {
       const std::size_t first = i * kArity + 1;
       if (first >= n) break;
@@ -150,9 +223,22 @@ class EventQueue {
   }
 
   void remove_at(std::size_t i) {
-    const QueuedEvent last = heap_.back();
-    heap_.pop_back();
-    if (i == heap_.size()) return;
+    if (heap_mode_) {
+      remove_from_heap(i);
+      return;
+    }
+    // Close the gap: the entries behind slot i (due earlier) move up one.
+    const std::size_t n = --n_;
+    for (; i < n; ++i) place(i, heap_[i + 1]);
+  }
+  void remove_from_heap(std::size_t i) {
+    const QueuedEvent last = heap_[--n_];
+    if (n_ < kSortedMin) {
+      if (i < n_) place(i, last);
+      to_sorted();
+      return;
+    }
+    if (i == n_) return;
     if (i > 0 && key(last) < key(heap_[(i - 1) / kArity])) {
       sift_up(i, last);
     } else {
@@ -160,8 +246,28 @@ class EventQueue {
     }
   }
 
+  // Ascending order is a valid min-heap, so reversing the sorted layout heaps it.
+  void to_heap() {
+    std::reverse(heap_.begin(), heap_.begin() + static_cast<std::ptrdiff_t>(n_));
+    reindex();
+    heap_mode_ = true;
+  }
+  void to_sorted() {
+    std::sort(heap_.begin(), heap_.begin() + static_cast<std::ptrdiff_t>(n_),
+              [](const QueuedEvent& a, const QueuedEvent& b) { return key(b) < key(a); });
+    reindex();
+    heap_mode_ = false;
+  }
+  void reindex() {
+    for (std::size_t i = 0; i < n_; ++i) {
+      if (heap_[i].timer != nullptr) heap_[i].timer->heap_index_ = i;
+    }
+  }
+
   std::vector<QueuedEvent> heap_;
+  std::size_t n_ = 0;
   std::uint64_t next_seq_ = 0;
+  bool heap_mode_ = false;
 };
 
 }  // namespace netsim

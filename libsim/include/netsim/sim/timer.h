@@ -12,7 +12,7 @@ namespace netsim {
 class EventQueue;
 
 // A Timer occupies at most one place in the event queue and knows where, so
-// cancel and re-arm are O(log n) with no stale entries left behind: TCP's
+// cancel and re-arm move it in place with no stale entries left behind: TCP's
 // retransmit and delayed-ACK timers are re-armed on nearly every ACK.
 // A Timer must outlive its pending event and is neither copied nor moved.
 class Timer {
