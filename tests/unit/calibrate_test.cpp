@@ -349,8 +349,8 @@ calibrate:
 }
 
 // Two fitted cells that want 5% and 5.5% loss, the loss probability free
-// within 0 .. max.
-std::string two_cell_loss_fit(const std::string& max) {
+// within 0 .. max; the simplex stops after max_evaluations.
+std::string two_cell_loss_fit(const std::string& max, const std::string& max_evaluations = "30") {
   return udp_scenario("600Mbps", "0.02", R"(
 measured:
   keys: { rate: traffic.flow.rate }
@@ -360,7 +360,7 @@ measured:
 calibrate:
   parameters:
     filters.loss.probability: { min: 0, max: )" + max + R"( }
-  max_evaluations: 30
+  max_evaluations: )" + max_evaluations + R"(
 )");
 }
 
@@ -441,17 +441,7 @@ calibrate:
 }
 
 TEST(CalibrationSpec, CheckSeedsIsAWholeNumberAndOffByDefault) {
-  const std::string base = udp_scenario("600Mbps", "0.02", R"(
-measured:
-  keys: { rate: traffic.flow.rate }
-  cells:
-    - { rate: 200Mbps, value: 190 }
-    - { rate: 400Mbps, value: 378 }
-calibrate:
-  parameters:
-    filters.loss.probability: { min: 0, max: 0.2 }
-  max_evaluations: 5
-)");
+  const std::string base = two_cell_loss_fit("0.2", "5");
   TempFile f("nocheck.yaml", base);
   const CalibrationResult r = run_calibration(f.path(), CalibrationOptions{});
   EXPECT_FALSE(r.seed_check.available);
