@@ -83,7 +83,7 @@ struct GroNet {
   Sink sink;
   ScriptedSender* script = nullptr;
   explicit GroNet(GroReceiveNicConfig cfg = {}, DataRate rate = DataRate::gbps(1), int hz_b = 250,
-                  SimTime host_int_rx_mod = 0) {
+                  SimTime host_int_rx_mod = 0, SimTime host_int_latency = 0, SimTime host_int_jitter = 0) {
     a = &sim.add<Host>("a", 0, "10.0.0.1", IpVersion::v4, 1000);
     b = &sim.add<Host>("b", 1, "10.0.0.2", IpVersion::v4, hz_b);
     ChannelConfig c;
@@ -95,7 +95,7 @@ struct GroNet {
     nic = &sim.add<GroReceiveNic>("b-nic", *b, link->port_at_b(), cfg);
     nic->attach(link->a_to_b());
     if (host_int_rx_mod > 0) {
-      host_nic = &sim.add<OneShotRxModeration>("b-host-nic", host_int_rx_mod);
+      host_nic = &sim.add<OneShotRxModeration>("b-host-nic", host_int_rx_mod, host_int_latency, host_int_jitter);
       host_nic->attach(link->a_to_b());
     }
     sink.sim = &sim;

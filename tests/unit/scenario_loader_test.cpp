@@ -787,15 +787,20 @@ TEST(ScenarioTcp, NicBlock) {
   EXPECT_EQ(s.hosts[1].nic->budget, 64);
   EXPECT_EQ(s.hosts[1].nic->filter_position, NicFilterPosition::after_gro);
   EXPECT_EQ(s.hosts[1].nic->host_int_rx_mod, 0);
+  EXPECT_EQ(s.hosts[1].nic->host_int_latency, 0);
+  EXPECT_EQ(s.hosts[1].nic->host_int_jitter, 0);
 
   yaml = kBase;
   yaml.replace(yaml.find("{ address: 10.0.0.2 }"), 21,
                "{ address: 10.0.0.2, nic: { gro: false, irq_delay: 5us, budget: 16, per_packet_cost: 3us, ring_size: 256, "
-               "filter_position: before_gro, host_int_rx_mod: 65us, gro_flush_timeout: 20us, "
+               "filter_position: before_gro, host_int_rx_mod: 65us, host_int_latency: 2us, host_int_jitter: 8us, "
+               "gro_flush_timeout: 20us, "
                "napi_defer_hard_irqs: 1 } }");
   s = parse_scenario_text(yaml, "inline.yaml");
   EXPECT_FALSE(s.hosts[1].nic->gro);
   EXPECT_EQ(s.hosts[1].nic->host_int_rx_mod, 65_us);
+  EXPECT_EQ(s.hosts[1].nic->host_int_latency, 2_us);
+  EXPECT_EQ(s.hosts[1].nic->host_int_jitter, 8_us);
   EXPECT_EQ(s.hosts[1].nic->gro_flush_timeout, 20_us);
   EXPECT_EQ(s.hosts[1].nic->napi_defer_hard_irqs, 1);
   EXPECT_EQ(s.hosts[1].nic->per_packet_cost, 3_us);
@@ -818,10 +823,11 @@ TEST(ScenarioTcp, NicErrors) {
                     "expected one of after_gro, before_gro, got 'before'");
   expect_text_error(nic("{ per_packet_cost: 2 }"), 5, 51, "hosts.b.nic.per_packet_cost", "missing unit");
   expect_text_error(nic("{ host_int_rx_mod: -5us }"), 5, 51, "hosts.b.nic.host_int_rx_mod", "negative");
+  expect_text_error(nic("{ host_int_jitter: -1us }"), 5, 51, "hosts.b.nic.host_int_jitter", "negative");
   expect_text_error(nic("{ napi_defer_hard_irqs: -1 }"), 5, 56, "hosts.b.nic.napi_defer_hard_irqs", "between 0 and");
   expect_text_error(nic("{ ring_size: -1 }"), 5, 45, "hosts.b.nic.ring_size", "between 0 and 1048576");
   expect_text_error(nic("{ irq: 5us }"), 5, 34, "hosts.b.nic.irq",
-                    "unknown key 'irq' (accepted keys: gro, merge_acks, irq_delay, irq_jitter, irq_min_interval, idle_wake_delay, idle_wake_jitter, idle_after, budget, per_packet_cost, ring_size, filter_position, host_int_rx_mod, gro_flush_timeout, napi_defer_hard_irqs)");
+                    "unknown key 'irq' (accepted keys: gro, merge_acks, irq_delay, irq_jitter, irq_min_interval, idle_wake_delay, idle_wake_jitter, idle_after, budget, per_packet_cost, ring_size, filter_position, host_int_rx_mod, host_int_latency, host_int_jitter, gro_flush_timeout, napi_defer_hard_irqs)");
   expect_text_error(nic("5us"), 5, 32, "hosts.b.nic", "expected a map");
 }
 

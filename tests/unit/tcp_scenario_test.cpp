@@ -235,6 +235,17 @@ TEST(TcpScenario, HostNicModerationIsInterposedAndCounted) {
   EXPECT_GT(n.host_timer_frames(), n.host_rx_interrupts()) << "bursts: most frames wait for the timer";
   EXPECT_GE(n.host_timer_interrupts(), n.host_rx_interrupts() - 1);
   EXPECT_LE(n.host_timer_interrupts(), n.host_rx_interrupts());
+  EXPECT_EQ(n.host_irq_frames(), n.host_rx_interrupts()) << "no handler latency: one frame per interrupt";
+
+  // With a handler latency of 0-20 us (nic.host_int_jitter), a handler that
+  // runs late takes the next back-to-back frame (12.3 us later) too.
+  const auto late = run_scenario(load_scenario(
+      std::string(NETSIM_SOURCE_DIR) + "/scenarios/tcp-bulk-nth.yaml",
+      {{"duration", "2s"}, {"hosts.receiver.nic.host_int_rx_mod", "65us"}, {"hosts.receiver.nic.host_int_jitter", "20us"}}));
+  const auto& m = late.nics(0);
+  EXPECT_EQ(m.host_irq_frames() + m.host_timer_frames(), m.wire_packets());
+  EXPECT_GT(m.host_irq_frames(), m.host_rx_interrupts());
+  EXPECT_LT(m.host_irq_frames(), 2 * m.host_rx_interrupts());
 }
 
 }  // namespace

@@ -6,9 +6,24 @@
 
 namespace netsim {
 
-OneShotRxModeration::OneShotRxModeration(Simulation& sim, std::string name, SimTime interval)
-    : Component(sim, std::move(name)), interval_(interval), timer_(this, 0) {
+namespace {
+constexpr std::uint64_t kTimerTag = 0;
+constexpr std::uint64_t kServiceTag = 1;
+}  // namespace
+
+OneShotRxModeration::OneShotRxModeration(Simulation& sim, std::string name, SimTime interval, SimTime service_latency,
+                                         SimTime service_jitter)
+    : Component(sim, std::move(name)),
+      interval_(interval),
+      service_latency_(service_latency),
+      service_jitter_(service_jitter),
+      rng_(sim.rng_stream("host-nic/" + this->name())),
+      timer_(this, kTimerTag),
+      service_timer_(this, kServiceTag) {
   if (interval_ <= 0) throw std::invalid_argument("RX moderation " + this->name() + ": the timer must be > 0");
+  if (service_latency_ < 0 || service_jitter_ < 0) {
+    throw std::invalid_argument("RX moderation " + this->name() + ": the handler latency and its jitter must be >= 0");
+  }
 }
 
 OneShotRxModeration::~OneShotRxModeration() {
@@ -32,17 +47,54 @@ void OneShotRxModeration::receive(Packet* p, int) {
   // the one-shot timer started.
   ++counters_.rx_interrupts;
   masked_ = true;
+  if (delayed_handler()) {
+    // The handler runs later; until then the ring fills (the chip's IMR is
+    // cleared on entry, so no second interrupt).
+    ring_.push(p);
+    timer_pending_ = false;
+    sim().arm_in(service_timer_, handler_delay());
+    return;
+  }
   sim().arm_in(timer_, interval_);
+  ++counters_.irq_frames;
   next_->receive(p, next_port_);
 }
 
-void OneShotRxModeration::handle_event(std::uint64_t) {
+void OneShotRxModeration::handle_event(std::uint64_t tag) {
+  if (tag == kServiceTag) {
+    service();
+    return;
+  }
   // Timer interrupt: take the whole ring, unmask RX interrupts, no re-arm.
   ++counters_.timer_interrupts;
+  if (delayed_handler()) {
+    timer_pending_ = true;
+    sim().arm_in(service_timer_, handler_delay());
+    return;
+  }
   const std::uint64_t batch = ring_.packets();
   counters_.timer_frames += batch;
   counters_.max_timer_batch = std::max(counters_.max_timer_batch, batch);
   masked_ = false;
+  while (Packet* p = ring_.pop()) next_->receive(p, next_port_);
+}
+
+SimTime OneShotRxModeration::handler_delay() {
+  if (service_jitter_ == 0) return service_latency_;
+  return service_latency_ + static_cast<SimTime>(rng_.uniform_below(static_cast<std::uint64_t>(service_jitter_) + 1));
+}
+
+void OneShotRxModeration::service() {
+  if (timer_pending_) {
+    const std::uint64_t batch = ring_.packets();
+    counters_.timer_frames += batch;
+    counters_.max_timer_batch = std::max(counters_.max_timer_batch, batch);
+    masked_ = false;
+  } else {
+    // re_rxeof, then the one-shot timer is started from the handler.
+    counters_.irq_frames += ring_.packets();
+    sim().arm_in(timer_, interval_);
+  }
   while (Packet* p = ring_.pop()) next_->receive(p, next_port_);
 }
 

@@ -333,7 +333,8 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
       nic.attach(in);
       OneShotRxModeration* host_nic = nullptr;
       if (h.nic->host_int_rx_mod > 0) {
-        host_nic = &sim.add<OneShotRxModeration>(h.name + "/host-nic/" + l.name, h.nic->host_int_rx_mod);
+        host_nic = &sim.add<OneShotRxModeration>(h.name + "/host-nic/" + l.name, h.nic->host_int_rx_mod,
+                                                   h.nic->host_int_latency, h.nic->host_int_jitter);
         host_nic->attach(in);
       }
       b.nics.push_back({&h, &l, &nic, host_nic});

@@ -582,6 +582,7 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
       s->set_host_rx_interrupts(m.rx_interrupts);
       s->set_host_timer_interrupts(m.timer_interrupts);
       s->set_host_timer_frames(m.timer_frames);
+      s->set_host_irq_frames(m.irq_frames);
     }
   }
   out.set_wall_time_s(std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count());

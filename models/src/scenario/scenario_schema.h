@@ -21,10 +21,10 @@ inline constexpr std::array<std::string_view, 8> kHostKeys{"address",   "nic",  
                                                            "tx_buffer", "tx_buffer_packets", "cpu", "profile"};
 inline constexpr std::array<std::string_view, 7> kCpuKeys{"tick",      "interrupt",  "rx_packet",   "tcp_input",
                                                           "tx_packet", "tx_segment", "copy_per_kib"};
-inline constexpr std::array<std::string_view, 15> kNicKeys{
+inline constexpr std::array<std::string_view, 17> kNicKeys{
     "gro",         "merge_acks", "irq_delay",       "irq_jitter", "irq_min_interval", "idle_wake_delay",
     "idle_wake_jitter", "idle_after", "budget", "per_packet_cost", "ring_size",  "filter_position",
-    "host_int_rx_mod", "gro_flush_timeout", "napi_defer_hard_irqs"};
+    "host_int_rx_mod", "host_int_latency", "host_int_jitter", "gro_flush_timeout", "napi_defer_hard_irqs"};
 inline constexpr std::array<std::string_view, 4> kSwitchKeys{"buffer", "buffer_packets", "clock_ppm", "profile"};
 inline constexpr std::array<std::string_view, 3> kHubKeys{"rate", "buffer", "profile"};
 inline constexpr std::array<std::string_view, 7> kLinkKeys{"ends", "rate", "delay", "mtu", "framing", "queue", "profile"};

@@ -249,6 +249,10 @@ void Validator::parse_nic(const Field& f, HostSpec& h) {
       nic.irq_min_interval = r_.duration(v);
     } else if (key == "host_int_rx_mod") {
       nic.host_int_rx_mod = r_.duration(v);
+    } else if (key == "host_int_latency") {
+      nic.host_int_latency = r_.duration(v);
+    } else if (key == "host_int_jitter") {
+      nic.host_int_jitter = r_.duration(v);
     } else if (key == "gro_flush_timeout") {
       nic.gro_flush_timeout = r_.duration(v);
     } else if (key == "napi_defer_hard_irqs") {

@@ -18,9 +18,20 @@
 //     once again.
 // A lone frame (a ping) is therefore never delayed, while a train of frames
 // reaches the host as [first frame] [frames of the next interval] [first
-// frame] ...: a burst is split after its first frame. The host's interrupt
-// and forwarding latency (ithread, bridge, tap, bhyve) is left to the link
-// delay; this stage only decides when frames leave the NIC's ring.
+// frame] ...: a burst is split after its first frame.
+//
+// The handler (re_intr_msi) is an ithread handler (bus_setup_intr with no
+// filter), so it runs some microseconds after the chip raises the interrupt:
+// MSI delivery, the ithread's wake-up or preemption of whatever the core ran.
+// With a handler latency (fixed part plus a uniform draw per interrupt), the
+// frames that arrive in that time go with the one that raised the
+// interrupt, and the one-shot timer starts when the handler re-arms it; at a
+// timer expiry the same latency passes before the ring is taken and RX
+// unmasked. The varying latency is what makes the number of frames in the
+// first piece vary from burst to burst (1, or 2 when a back-to-back frame
+// lands within it). The rest of the host's forwarding latency (bridge,
+// tap, bhyve) is left to the link delay; without a handler latency this
+// stage hands the first frame on at once.
 //
 // Wiring: attach the next stage (the guest's GroReceiveNic, or the host) to
 // the channel first, then interpose this stage:
@@ -37,6 +48,7 @@
 #include "netsim/net/packet_receiver.h"
 #include "netsim/sim/event_handler.h"
 #include "netsim/sim/packet_queue.h"
+#include "netsim/sim/rng.h"
 #include "netsim/sim/simulation.h"
 #include "netsim/sim/timer.h"
 
@@ -45,6 +57,7 @@ namespace netsim {
 struct OneShotRxModerationCounters {
   std::uint64_t frames = 0;           // frames received from the wire
   std::uint64_t rx_interrupts = 0;    // immediate interrupts (RX interrupts were enabled)
+  std::uint64_t irq_frames = 0;       // frames handed on by their handlers (>= 1 each)
   std::uint64_t timer_interrupts = 0; // expiries of the one-shot timer
   std::uint64_t timer_frames = 0;     // frames handed on at a timer expiry
   std::uint64_t max_timer_batch = 0;  // most frames handed on at one expiry
@@ -54,7 +67,11 @@ class OneShotRxModeration final : public Component, public PacketReceiver, publi
  public:
   // `interval`: the one-shot timer (re(4): dev.re.N.int_rx_mod, 65 us by
   // default and at most). Must be > 0.
-  OneShotRxModeration(Simulation& sim, std::string name, SimTime interval);
+  // `service_latency`: from the interrupt to the handler's re_rxeof (MSI
+  // delivery and the ithread's wake-up on the host); frames that arrive
+  // meanwhile are taken with the one that raised it. 0 = at once.
+  OneShotRxModeration(Simulation& sim, std::string name, SimTime interval, SimTime service_latency = 0,
+                      SimTime service_jitter = 0);
   ~OneShotRxModeration() override;
 
   // Takes the place of the channel's current receiver and hands frames on to it.
@@ -69,12 +86,23 @@ class OneShotRxModeration final : public Component, public PacketReceiver, publi
   const OneShotRxModerationCounters& counters() const { return counters_; }
 
  private:
+  // With a handler latency, interrupts are served by `service()` after
+  // handler_delay(); without, at once (the original timing, event for event).
+  bool delayed_handler() const { return service_latency_ > 0 || service_jitter_ > 0; }
+  SimTime handler_delay();
+  void service();
+
   SimTime interval_;
+  SimTime service_latency_;
+  SimTime service_jitter_;
+  Rng rng_;
   PacketReceiver* next_ = nullptr;
   int next_port_ = 0;
   PacketQueue ring_;
   bool masked_ = false;
+  bool timer_pending_ = false;  // the service in flight is the timer's (unmask), not an RX interrupt's
   Timer timer_;
+  Timer service_timer_;
   OneShotRxModerationCounters counters_;
 };
 

@@ -47,6 +47,8 @@ struct NicSpec {
   // The physical NIC under a VM: re(4)-style one-shot RX moderation timer
   // (dev.re.N.int_rx_mod) in front of this receive path; 0 = none.
   SimTime host_int_rx_mod = 0;
+  SimTime host_int_latency = 0;  // interrupt to re_rxeof on the host (MSI, ithread)
+  SimTime host_int_jitter = 0;   // uniform extra on that latency
   // Linux software interrupt coalescing (sysfs gro_flush_timeout, napi_defer_hard_irqs).
   SimTime gro_flush_timeout = 0;
   int napi_defer_hard_irqs = 0;
