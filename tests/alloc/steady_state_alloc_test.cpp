@@ -359,19 +359,28 @@ TEST(SteadyStateAllocations, TcpPathWithHostCpusAllocatesNothing) {
 
 // T1's receive path as shipped: the box's re(4) moderation in front of the
 // guest's GRO NIC (frames wait in its ring for the one-shot timer).
+// With a handler latency (host_int_latency + host_int_jitter) as well, the
+// handler's own timer and the frames it takes early.
 TEST(SteadyStateAllocations, TcpPathThroughHostNicModerationAllocatesNothing) {
-  const ScenarioSpec spec = client_server_scenario(
-      "1s", "host: s, type: nth, every: 100, packet: 0, match: { protocol: tcp, dst_port: 5201 }",
-      "type: tcp, app: iperf3, from: c, to: s, time: 3s, length: 1MiB, cc: newreno", ", hz: 1000", "",
-      "{ host_int_rx_mod: 65us, irq_delay: 20us, irq_jitter: 157us }");
-  BuiltScenario b = build_scenario(spec);
-  ASSERT_NE(b.nics.at(0).host_nic, nullptr);
-  const OneShotRxModeration* mod = b.nics.at(0).host_nic;
-  expect_steady_tcp_path_allocates_nothing(b, [mod](bool after) {
-    if (after) {
-      EXPECT_GT(mod->counters().timer_frames, 10'000u);
-    }
-  });
+  for (const char* handler : {"", ", host_int_latency: 5us, host_int_jitter: 15us"}) {
+    SCOPED_TRACE(handler);
+    const ScenarioSpec spec = client_server_scenario(
+        "1s", "host: s, type: nth, every: 100, packet: 0, match: { protocol: tcp, dst_port: 5201 }",
+        "type: tcp, app: iperf3, from: c, to: s, time: 3s, length: 1MiB, cc: newreno", ", hz: 1000", "",
+        std::string("{ host_int_rx_mod: 65us, irq_delay: 20us, irq_jitter: 157us") + handler + " }");
+    BuiltScenario b = build_scenario(spec);
+    ASSERT_NE(b.nics.at(0).host_nic, nullptr);
+    const OneShotRxModeration* mod = b.nics.at(0).host_nic;
+    const bool late_handler = *handler != '\0';
+    expect_steady_tcp_path_allocates_nothing(b, [mod, late_handler](bool after) {
+      if (after) {
+        EXPECT_GT(mod->counters().timer_frames, 10'000u);
+        if (late_handler) {
+          EXPECT_GT(mod->counters().irq_frames, mod->counters().rx_interrupts);
+        }
+      }
+    });
+  }
 }
 
 // The TCP path with the iperf2 application model: two FreeBSD connections
