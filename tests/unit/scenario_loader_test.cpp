@@ -824,6 +824,7 @@ TEST(ScenarioTcp, NicErrors) {
   expect_text_error(nic("{ per_packet_cost: 2 }"), 5, 51, "hosts.b.nic.per_packet_cost", "missing unit");
   expect_text_error(nic("{ host_int_rx_mod: -5us }"), 5, 51, "hosts.b.nic.host_int_rx_mod", "negative");
   expect_text_error(nic("{ host_int_jitter: -1us }"), 5, 51, "hosts.b.nic.host_int_jitter", "negative");
+  expect_text_error(nic("{ host_int_jitter: 5us }"), 5, 51, "hosts.b.nic.host_int_jitter", "needs host_int_rx_mod > 0");
   expect_text_error(nic("{ napi_defer_hard_irqs: -1 }"), 5, 56, "hosts.b.nic.napi_defer_hard_irqs", "between 0 and");
   expect_text_error(nic("{ ring_size: -1 }"), 5, 45, "hosts.b.nic.ring_size", "between 0 and 1048576");
   expect_text_error(nic("{ irq: 5us }"), 5, 34, "hosts.b.nic.irq",

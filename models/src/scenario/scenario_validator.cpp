@@ -234,6 +234,7 @@ void Validator::parse_address(const Field& f, HostSpec& h) {
 
 void Validator::parse_nic(const Field& f, HostSpec& h) {
   NicSpec nic;
+  std::optional<Field> handler_latency;  // host_int_latency or host_int_jitter, for the error below
   r_.visit_fields(f, kNicKeys, [&](const std::string& key, const Field& v) {
     if (key == "gro") {
       nic.gro = r_.boolean(v);
@@ -251,8 +252,10 @@ void Validator::parse_nic(const Field& f, HostSpec& h) {
       nic.host_int_rx_mod = r_.duration(v);
     } else if (key == "host_int_latency") {
       nic.host_int_latency = r_.duration(v);
+      if (nic.host_int_latency > 0) handler_latency.emplace(v);
     } else if (key == "host_int_jitter") {
       nic.host_int_jitter = r_.duration(v);
+      if (nic.host_int_jitter > 0) handler_latency.emplace(v);
     } else if (key == "gro_flush_timeout") {
       nic.gro_flush_timeout = r_.duration(v);
     } else if (key == "napi_defer_hard_irqs") {
@@ -272,6 +275,10 @@ void Validator::parse_nic(const Field& f, HostSpec& h) {
                                                                              : NicFilterPosition::before_gro;
     }
   });
+  // The handler latency belongs to the re(4) stage; without it there is nothing to delay.
+  if (handler_latency && nic.host_int_rx_mod == 0) {
+    r_.fail(*handler_latency, "needs host_int_rx_mod > 0: it delays the handler of that stage (the box NIC's one-shot moderation)");
+  }
   h.nic = nic;
 }
 
