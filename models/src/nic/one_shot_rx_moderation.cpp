@@ -8,20 +8,20 @@ namespace netsim {
 
 namespace {
 constexpr std::uint64_t kTimerTag = 0;
-constexpr std::uint64_t kServiceTag = 1;
+constexpr std::uint64_t kHandlerTag = 1;
 }  // namespace
 
-OneShotRxModeration::OneShotRxModeration(Simulation& sim, std::string name, SimTime interval, SimTime service_latency,
-                                         SimTime service_jitter)
+OneShotRxModeration::OneShotRxModeration(Simulation& sim, std::string name, SimTime interval, SimTime handler_latency,
+                                         SimTime handler_jitter)
     : Component(sim, std::move(name)),
       interval_(interval),
-      service_latency_(service_latency),
-      service_jitter_(service_jitter),
+      handler_latency_(handler_latency),
+      handler_jitter_(handler_jitter),
       rng_(sim.rng_stream("host-nic/" + this->name())),
       timer_(this, kTimerTag),
-      service_timer_(this, kServiceTag) {
+      handler_timer_(this, kHandlerTag) {
   if (interval_ <= 0) throw std::invalid_argument("RX moderation " + this->name() + ": the timer must be > 0");
-  if (service_latency_ < 0 || service_jitter_ < 0) {
+  if (handler_latency_ < 0 || handler_jitter_ < 0) {
     throw std::invalid_argument("RX moderation " + this->name() + ": the handler latency and its jitter must be >= 0");
   }
 }
@@ -52,7 +52,7 @@ void OneShotRxModeration::receive(Packet* p, int) {
     // cleared on entry, so no second interrupt).
     ring_.push(p);
     timer_pending_ = false;
-    sim().arm_in(service_timer_, handler_delay());
+    sim().arm_in(handler_timer_, handler_delay());
     return;
   }
   sim().arm_in(timer_, interval_);
@@ -61,15 +61,15 @@ void OneShotRxModeration::receive(Packet* p, int) {
 }
 
 void OneShotRxModeration::handle_event(std::uint64_t tag) {
-  if (tag == kServiceTag) {
-    service();
+  if (tag == kHandlerTag) {
+    run_handler();
     return;
   }
   // Timer interrupt: take the whole ring, unmask RX interrupts, no re-arm.
   ++counters_.timer_interrupts;
   if (delayed_handler()) {
     timer_pending_ = true;
-    sim().arm_in(service_timer_, handler_delay());
+    sim().arm_in(handler_timer_, handler_delay());
     return;
   }
   const std::uint64_t batch = ring_.packets();
@@ -80,11 +80,11 @@ void OneShotRxModeration::handle_event(std::uint64_t tag) {
 }
 
 SimTime OneShotRxModeration::handler_delay() {
-  if (service_jitter_ == 0) return service_latency_;
-  return service_latency_ + static_cast<SimTime>(rng_.uniform_below(static_cast<std::uint64_t>(service_jitter_) + 1));
+  if (handler_jitter_ == 0) return handler_latency_;
+  return handler_latency_ + static_cast<SimTime>(rng_.uniform_below(static_cast<std::uint64_t>(handler_jitter_) + 1));
 }
 
-void OneShotRxModeration::service() {
+void OneShotRxModeration::run_handler() {
   if (timer_pending_) {
     const std::uint64_t batch = ring_.packets();
     counters_.timer_frames += batch;

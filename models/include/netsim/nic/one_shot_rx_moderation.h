@@ -67,11 +67,11 @@ class OneShotRxModeration final : public Component, public PacketReceiver, publi
  public:
   // `interval`: the one-shot timer (re(4): dev.re.N.int_rx_mod, 65 us by
   // default and at most). Must be > 0.
-  // `service_latency`: from the interrupt to the handler's re_rxeof (MSI
+  // `handler_latency`: from the interrupt to the handler's re_rxeof (MSI
   // delivery and the ithread's wake-up on the host); frames that arrive
   // meanwhile are taken with the one that raised it. 0 = at once.
-  OneShotRxModeration(Simulation& sim, std::string name, SimTime interval, SimTime service_latency = 0,
-                      SimTime service_jitter = 0);
+  OneShotRxModeration(Simulation& sim, std::string name, SimTime interval, SimTime handler_latency = 0,
+                      SimTime handler_jitter = 0);
   ~OneShotRxModeration() override;
 
   // Takes the place of the channel's current receiver and hands frames on to it.
@@ -86,23 +86,23 @@ class OneShotRxModeration final : public Component, public PacketReceiver, publi
   const OneShotRxModerationCounters& counters() const { return counters_; }
 
  private:
-  // With a handler latency, interrupts are served by `service()` after
+  // With a handler latency, interrupts are served by `run_handler()` after
   // handler_delay(); without, at once (the original timing, event for event).
-  bool delayed_handler() const { return service_latency_ > 0 || service_jitter_ > 0; }
+  bool delayed_handler() const { return handler_latency_ > 0 || handler_jitter_ > 0; }
   SimTime handler_delay();
-  void service();
+  void run_handler();
 
   SimTime interval_;
-  SimTime service_latency_;
-  SimTime service_jitter_;
+  SimTime handler_latency_;
+  SimTime handler_jitter_;
   Rng rng_;
   PacketReceiver* next_ = nullptr;
   int next_port_ = 0;
   PacketQueue ring_;
   bool masked_ = false;
-  bool timer_pending_ = false;  // the service in flight is the timer's (unmask), not an RX interrupt's
+  bool timer_pending_ = false;  // the handler in flight is the timer's (unmask), not an RX interrupt's
   Timer timer_;
-  Timer service_timer_;
+  Timer handler_timer_;
   OneShotRxModerationCounters counters_;
 };
 
