@@ -40,24 +40,32 @@ void OneShotRxModeration::attach(Channel& channel) {
 void OneShotRxModeration::receive(Packet* p, int) {
   ++counters_.frames;
   if (masked_) {
-    ring_.push(p);
+    ring_.push(p);  // the common case under load: kept small, the interrupt apart
     return;
   }
+  rx_interrupt(p);
+}
+
+void OneShotRxModeration::rx_interrupt(Packet* p) {
   // RX interrupt: re_rxeof takes the frame, then RX interrupts are masked and
   // the one-shot timer started.
   ++counters_.rx_interrupts;
   masked_ = true;
   if (delayed_handler()) {
-    // The handler runs later; until then the ring fills (the chip's IMR is
-    // cleared on entry, so no second interrupt).
-    ring_.push(p);
-    timer_pending_ = false;
-    sim().arm_in(handler_timer_, handler_delay());
+    defer_handler(p);
     return;
   }
   sim().arm_in(timer_, interval_);
   ++counters_.irq_frames;
   next_->receive(p, next_port_);
+}
+
+void OneShotRxModeration::defer_handler(Packet* p) {
+  // The handler runs later; until then the ring fills (the chip's IMR is
+  // cleared on entry, so no second interrupt).
+  ring_.push(p);
+  timer_pending_ = false;
+  sim().arm_in(handler_timer_, handler_delay());
 }
 
 void OneShotRxModeration::handle_event(std::uint64_t tag) {

@@ -89,6 +89,9 @@ class OneShotRxModeration final : public Component, public PacketReceiver, publi
   // With a handler latency, interrupts are served by `run_handler()` after
   // handler_delay(); without, at once (the original timing, event for event).
   bool delayed_handler() const { return handler_latency_ > 0 || handler_jitter_ > 0; }
+  // Kept out of line so that receive()'s common case (RX masked) stays small.
+  [[gnu::noinline]] void rx_interrupt(Packet* p);
+  [[gnu::noinline]] void defer_handler(Packet* p);
   SimTime handler_delay();
   void run_handler();
 
