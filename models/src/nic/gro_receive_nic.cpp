@@ -21,11 +21,6 @@ bool same_options(const TcpSegmentInfo& a, const TcpSegmentInfo& b) {
   return true;
 }
 
-// A latency uniform in [0, max] (max > 0), from the NIC's own stream.
-SimTime uniform_up_to(Rng& rng, SimTime max) {
-  return static_cast<SimTime>(rng.uniform_below(static_cast<std::uint64_t>(max) + 1));
-}
-
 bool same_flow(const Packet& a, const Packet& b) {
   return a.src == b.src && a.dst == b.dst && a.src_port == b.src_port && a.dst_port == b.dst_port &&
          a.ip_version == b.ip_version && a.protocol == b.protocol;

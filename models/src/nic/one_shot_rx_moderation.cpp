@@ -73,37 +73,42 @@ void OneShotRxModeration::handle_event(std::uint64_t tag) {
     run_handler();
     return;
   }
-  // Timer interrupt: take the whole ring, unmask RX interrupts, no re-arm.
   ++counters_.timer_interrupts;
   if (delayed_handler()) {
     timer_pending_ = true;
     sim().arm_in(handler_timer_, handler_delay());
     return;
   }
+  timer_handler();
+}
+
+void OneShotRxModeration::timer_handler() {
+  // Timer interrupt: take the whole ring, unmask RX interrupts, no re-arm.
   const std::uint64_t batch = ring_.packets();
   counters_.timer_frames += batch;
   counters_.max_timer_batch = std::max(counters_.max_timer_batch, batch);
   masked_ = false;
+  hand_on_ring();
+}
+
+void OneShotRxModeration::hand_on_ring() {
   while (Packet* p = ring_.pop()) next_->receive(p, next_port_);
 }
 
 SimTime OneShotRxModeration::handler_delay() {
   if (handler_jitter_ == 0) return handler_latency_;
-  return handler_latency_ + static_cast<SimTime>(rng_.uniform_below(static_cast<std::uint64_t>(handler_jitter_) + 1));
+  return handler_latency_ + uniform_up_to(rng_, handler_jitter_);
 }
 
 void OneShotRxModeration::run_handler() {
   if (timer_pending_) {
-    const std::uint64_t batch = ring_.packets();
-    counters_.timer_frames += batch;
-    counters_.max_timer_batch = std::max(counters_.max_timer_batch, batch);
-    masked_ = false;
-  } else {
-    // re_rxeof, then the one-shot timer is started from the handler.
-    counters_.irq_frames += ring_.packets();
-    sim().arm_in(timer_, interval_);
+    timer_handler();
+    return;
   }
-  while (Packet* p = ring_.pop()) next_->receive(p, next_port_);
+  // re_rxeof, then the one-shot timer is started from the handler.
+  counters_.irq_frames += ring_.packets();
+  sim().arm_in(timer_, interval_);
+  hand_on_ring();
 }
 
 }  // namespace netsim

@@ -124,7 +124,7 @@ SimTime flow_start(Simulation& sim, const TcpFlowSpec& fl) {
   SimTime start = fl.start;
   if (fl.start_jitter > 0) {
     Rng rng = sim.rng_stream("flow/" + fl.name);
-    start += static_cast<SimTime>(rng.uniform_below(static_cast<std::uint64_t>(fl.start_jitter) + 1));
+    start += uniform_up_to(rng, fl.start_jitter);
   }
   return start;
 }

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "netsim/sim/int128.h"
+#include "netsim/sim/time.h"
 #include <string_view>
 
 namespace netsim {
@@ -74,5 +75,10 @@ class Rng {
   static constexpr std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   std::uint64_t s_[4];
 };
+
+// A latency uniform in [0, max] picoseconds (max >= 0), both ends included.
+inline SimTime uniform_up_to(Rng& rng, SimTime max) {
+  return static_cast<SimTime>(rng.uniform_below(static_cast<std::uint64_t>(max) + 1));
+}
 
 }  // namespace netsim

@@ -94,6 +94,8 @@ class OneShotRxModeration final : public Component, public PacketReceiver, publi
   [[gnu::noinline]] void defer_handler(Packet* p);
   SimTime handler_delay();
   void run_handler();
+  void timer_handler();  // the expiry's handler: the ring on, RX unmasked
+  void hand_on_ring();
 
   SimTime interval_;
   SimTime handler_latency_;
