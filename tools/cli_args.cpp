@@ -89,7 +89,8 @@ Options:
   --data PATH[:KEY=VALUE,...]
                      measured data instead of the scenario's measured cells: a mapping
                      file (YAML, runs: [{file, params}]) or one measurement file (iperf3 -J,
-                     iperf3 text, iperf2 -e, nuttcp) with the cell's key values (repeatable)
+                     iperf3 text, iperf2 -e, nuttcp; Linux nstat or FreeBSD netstat -s -p tcp
+                     counters) with the cell's key values (repeatable)
   --set KEY=VALUE    pin a field in every run (not a fitted one)
   --profile FILE     apply another profile first
   --max-evaluations N  replaces calibrate.max_evaluations

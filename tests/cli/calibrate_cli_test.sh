@@ -136,5 +136,12 @@ fi
 expect data-unknown-key 3 '' 'not usable|no usable' -- \
   "$netsim" calibrate "$work/tcp.yaml" --data "$work/d100.json:speed=1" --out "$work/x.yaml"
 
+# --- the sender's stack counters (FreeBSD netstat -s -p tcp) as the measured metric:
+# a loss-free flow retransmits nothing, and a measured 0 is compared, not refused.
+printf 'tcp:\n\t\t0 data packets (0 bytes) retransmitted\n\t0 retransmit timeouts\n' >"$work/s.netstat"
+expect data-counters 0 '^  100us +0\.0 +0\.0 +\+0\.0% +fitted' '' -- \
+  "$netsim" calibrate "$work/tcp.yaml" --data "$work/s.netstat:delay=100us" --set measured.metric=retransmits \
+  --max-evaluations 2 --out "$work/counters.profile.yaml"
+
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]

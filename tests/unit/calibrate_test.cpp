@@ -298,6 +298,27 @@ TEST(Calibration, RecoversACpuCostFromMeasuredCpuUse) {
   EXPECT_LT(r.fitted_mape, 1.0);
 }
 
+TEST(Calibration, CountsAreComparedAsAtLeastOne) {
+  // A loss-free flow retransmits nothing. Measured 0 and 4 retransmissions:
+  // 0 against 0 is a hit, 0 against 4 a miss of log(1/4), and neither is a
+  // division by zero.
+  const std::string block =
+      "measured:\n  metric: retransmits\n  keys: { tx: hosts.tx.cpu.tx_segment }\n  cells:\n"
+      "    - { tx: 20us, value: 0 }\n    - { tx: 40us, value: 4 }\n"
+      "calibrate:\n  parameters:\n    hosts.rx.cpu.tcp_input: { min: 0.1us, max: 10us }\n"
+      "  method: nelder_mead\n  max_evaluations: 4\n  uncertainty: false\n";
+  TempFile f("counts.yaml", cpu_scenario("1us", block));
+  const CalibrationResult r = run_calibration(f.path(), CalibrationOptions{});
+  ASSERT_EQ(r.cells.size(), 2u);
+  EXPECT_TRUE(r.cells[0].count);
+  EXPECT_DOUBLE_EQ(r.cells[0].sim_mean, 0.0);
+  EXPECT_DOUBLE_EQ(r.cells[0].error, 0.0);
+  EXPECT_DOUBLE_EQ(r.cells[1].error, -100.0);
+  EXPECT_DOUBLE_EQ(r.objective, std::log(4.0) * std::log(4.0));
+  EXPECT_DOUBLE_EQ(r.fitted_mape, 50.0);
+  EXPECT_EQ(report_of(r).find("nan"), std::string::npos) << report_of(r);
+}
+
 TEST(CalibrationReport, SplitsFittedAndPredictedCells) {
   // Three cells; only the 200 Mbit/s one is fitted, on the loss alone.
   const std::string text = udp_scenario("600Mbps", "0.02", R"(

@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "netsim/measure/measure_error.h"
+#include "netsim/measure/measurement_file.h"
 
 namespace netsim::measure::test_support {
 
@@ -22,6 +24,18 @@ MeasureError thrown(F&& fn) {
   }
   ADD_FAILURE() << "no MeasureError thrown";
   return MeasureError("", 0, "");
+}
+
+// The runs of a sample file, which must load without errors.
+inline std::vector<MeasuredRun> runs_of(const std::string& name) {
+  const LoadedMeasurements loaded = load_measurement_file(kData + name);
+  EXPECT_TRUE(loaded.errors.empty()) << (loaded.errors.empty() ? "" : loaded.errors.front().what());
+  return loaded.runs;
+}
+
+// The error parse_measurements gives for `text` read as `format`, as text.
+inline std::string parse_error(const std::string& text, MeasurementFormat format) {
+  return thrown([&] { parse_measurements(text, "t.txt", format); }).what();
 }
 
 }  // namespace netsim::measure::test_support

@@ -12,13 +12,8 @@ namespace netsim::measure {
 namespace {
 
 using test_support::kData;
+using test_support::runs_of;
 using test_support::thrown;
-
-std::vector<MeasuredRun> runs_of(const std::string& name) {
-  const LoadedMeasurements loaded = load_measurement_file(kData + name);
-  EXPECT_TRUE(loaded.errors.empty()) << (loaded.errors.empty() ? "" : loaded.errors.front().what());
-  return loaded.runs;
-}
 
 // The error of a broken sample file, which must yield no runs.
 MeasureError error_of(const std::string& name) {
@@ -283,8 +278,8 @@ TEST(MeasureDetection, UnrecognisedAndEmptyFiles) {
   const MeasureError e = thrown([] { parse_measurements("$ ls\nfoo bar\n", "t.txt"); });
   EXPECT_EQ(e.line, 0);
   EXPECT_STREQ(e.what(),
-               "t.txt: error: no measurement recognised (expected iperf3 -J JSON, iperf3 or iperf2 text output, or "
-               "nuttcp lines)");
+               "t.txt: error: no measurement recognised (expected iperf3 -J JSON, iperf3 or iperf2 text output, "
+               "nuttcp lines, nstat output or FreeBSD netstat -s -p tcp output)");
   const LoadedMeasurements missing = load_measurement_file(kData + "no-such-file.txt");
   ASSERT_EQ(missing.errors.size(), 1u);
   EXPECT_EQ(std::string(missing.errors[0].what()), kData + "no-such-file.txt: error: cannot open the file");

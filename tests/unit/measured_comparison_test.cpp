@@ -270,5 +270,57 @@ TEST(MeasuredComparison, RetransmitsAsTheComparedMetric) {
   }
 }
 
+TEST(MeasuredComparison, StackCountersWithAMeasuredZero) {
+  // RTO counts: 0 and 3 measured; the runs' flows (udp here, the field is
+  // read as it is) have 2 RTOs each. A measured 0 is a valid count, and its
+  // error is taken relative to 1.
+  std::string text = kScenario;
+  text.replace(text.find("  keys:"), 0, "  metric: rto_count\n");
+  text.replace(text.find("value: 100"), 10, "value: 0");
+  text.replace(text.find("value: 250"), 10, "value: 3");
+  const auto m = parse_measured(parse_scenario_text(text, "cmp.yaml"));
+  ASSERT_TRUE(m.has_value());
+  results::RunSet runs = make_runs();
+  for (auto& r : *runs.mutable_runs()) r.mutable_flows(0)->set_rto_count(2);
+  const auto rows = compare(runs, *m);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_DOUBLE_EQ(rows[0].sim_mean, 2.0);
+  EXPECT_DOUBLE_EQ(rows[0].error_pct, 200.0);           // (2 - 0) / max(0, 1)
+  EXPECT_DOUBLE_EQ(rows[1].error_pct, -100.0 / 3.0);    // (2 - 3) / 3
+  std::ostringstream csv;
+  write_comparison_csv(csv, runs, *m);
+  EXPECT_EQ(csv.str().substr(0, csv.str().find('\n')),
+            "rate,seed,sender_mbps,receiver_mbps,retransmits,rto_count,measured_rto_count,error_pct");
+  EXPECT_NE(csv.str().find("100Mbps,1,91,90,7,2,0,200\n"), std::string::npos) << csv.str();
+
+  // The receiver's delayed-ACK timer ACKs among several metrics: its column names the counter.
+  std::string multi = kScenario;
+  multi.replace(multi.find("  keys:"), 0,
+                "  metrics:\n    t: { flow: f }\n    d: { flow: f, metric: receiver_delayed_acks }\n");
+  multi.replace(multi.find("value: 100"), 10, "t: 100, d: 0");
+  multi.replace(multi.find("value: 250"), 10, "t: 250, d: 40");
+  const auto mm = parse_measured(parse_scenario_text(multi, "cmp.yaml"));
+  ASSERT_TRUE(mm.has_value());
+  for (auto& r : *runs.mutable_runs()) r.mutable_flows(0)->set_receiver_delayed_acks(50);
+  std::ostringstream csv2;
+  write_comparison_csv(csv2, runs, *mm);
+  EXPECT_EQ(csv2.str().substr(0, csv2.str().find('\n')),
+            "rate,seed,t_mbps,d_receiver_delayed_acks,measured_t_mbps,measured_d_receiver_delayed_acks");
+  EXPECT_DOUBLE_EQ(compare(runs, *mm)[1].metrics[1].error, 25.0);
+
+  // A negative count is an error; a rate of 0 still is one.
+  std::string negative = text;
+  negative.replace(negative.find("value: 0"), 8, "value: -1");
+  try {
+    parse_measured(parse_scenario_text(negative, "cmp.yaml"));
+    ADD_FAILURE() << "no error";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("a measured count cannot be negative"), std::string::npos) << e.what();
+  }
+  std::string zero_rate = kScenario;
+  zero_rate.replace(zero_rate.find("value: 100"), 10, "value: 0");
+  EXPECT_THROW(parse_measured(parse_scenario_text(zero_rate, "cmp.yaml")), ScenarioError);
+}
+
 }  // namespace
 }  // namespace netsim

@@ -254,11 +254,19 @@ class Calibrator {
     return out;
   }
 
-  double residual(double sim, double measured) const {
+  // A count (retransmits, RTOs, ...) may be 0, measured or simulated: it is
+  // compared as max(count, 1), so that no RTO against one RTO is a finite miss.
+  double residual(double sim, double measured, bool count) const {
+    if (count) {
+      const double base = std::max(measured, 1.0);
+      if (spec_.objective == Objective::squared_relative) return (sim - measured) / base;
+      return std::log(std::max(sim, 1.0) / base);
+    }
     if (spec_.objective == Objective::squared_relative) return (sim - measured) / measured;
     // A collapsed cell (0 Mbit/s) must still pull the fit, not poison it: floor at 1/1000 of measured.
     return std::log(std::max(sim, measured * 1e-3) / measured);
   }
+  double residual(const CellResult& x, double sim) const { return residual(sim, x.measured, x.count); }
 
   std::vector<double> residuals(const std::vector<double>& u) {
     if (options_.stop_requested && options_.stop_requested()) {
@@ -279,7 +287,9 @@ class Calibrator {
       std::vector<double> r;
       for (std::size_t c = 0; c < fitted_cells_.size(); ++c) {
         const MeasuredCell& cell = measured_.cells[fitted_cells_[c]];
-        for (std::size_t k : spec_.metrics) r.push_back(residual(sims[c][k].mean, cell.values[k]));
+        for (std::size_t k : spec_.metrics) {
+          r.push_back(residual(sims[c][k].mean, cell.values[k], measured_.metrics[k].is_count()));
+        }
       }
       hit = cache_.emplace(values, std::move(r)).first;
     }
@@ -323,7 +333,8 @@ class Calibrator {
         x.sim_min = s.min;
         x.sim_max = s.max;
         x.runs = s.runs;
-        const double relative = (s.mean - x.measured) / x.measured * 100.0;
+        x.count = measured_.metrics[k].is_count();
+        const double relative = (s.mean - x.measured) / (x.count ? std::max(x.measured, 1.0) : x.measured) * 100.0;
         x.error = x.fairness ? (s.mean - x.measured) * 100.0 : relative;
         (x.fitted ? fitted_sum : predicted_sum) += std::abs(relative);
         ++(x.fitted ? out.fitted_count : out.predicted_count);
@@ -342,7 +353,7 @@ class Calibrator {
     const CellSet set = all_cells(values, out.seeds);
     std::vector<double> r;
     for (const CellResult& x : set.cells) {
-      if (x.fitted && x.runs > 0) r.push_back(residual(x.sim_mean, x.measured));
+      if (x.fitted && x.runs > 0) r.push_back(residual(x, x.sim_mean));
     }
     out.objective = sum_of_squares(r);
     out.fitted_mape = set.fitted_mape;
@@ -435,8 +446,9 @@ class Calibrator {
   }
 
   // The metric value whose residual is r (the inverse of residual()).
-  double value_of_residual(double measured, double r) const {
-    return spec_.objective == Objective::squared_relative ? measured * (1 + r) : measured * std::exp(r);
+  double value_of_residual(const CellResult& x, double r) const {
+    const double base = x.count ? std::max(x.measured, 1.0) : x.measured;
+    return spec_.objective == Objective::squared_relative ? x.measured + base * r : base * std::exp(r);
   }
 
   // The linearized uncertainty at the fit: runs every cell at the fitted
@@ -473,7 +485,7 @@ class Calibrator {
       for (std::size_t c = 0; c < result_.cells.size(); ++c) {
         const CellResult& x = result_.cells[c];
         if (hi.cells[c].runs == 0 || lo.cells[c].runs == 0) continue;
-        gradient[c][i] = (residual(hi.cells[c].sim_mean, x.measured) - residual(lo.cells[c].sim_mean, x.measured)) / span;
+        gradient[c][i] = (residual(x, hi.cells[c].sim_mean) - residual(x, lo.cells[c].sim_mean)) / span;
       }
     }
     std::vector<std::vector<double>> jacobian;
@@ -506,12 +518,12 @@ class Calibrator {
       const double band = confidence_half_width(lin, gradient[c]);
       if (!std::isfinite(band)) continue;
       const double prediction = prediction_half_width(lin, gradient[c]);
-      const double r0 = residual(x.sim_mean, x.measured);
+      const double r0 = residual(x, x.sim_mean);
       x.has_band = true;
-      x.band_lo = value_of_residual(x.measured, r0 - band);
-      x.band_hi = value_of_residual(x.measured, r0 + band);
-      x.prediction_lo = value_of_residual(x.measured, r0 - prediction);
-      x.prediction_hi = value_of_residual(x.measured, r0 + prediction);
+      x.band_lo = value_of_residual(x, r0 - band);
+      x.band_hi = value_of_residual(x, r0 + band);
+      x.prediction_lo = value_of_residual(x, r0 - prediction);
+      x.prediction_hi = value_of_residual(x, r0 + prediction);
       x.measured_in_prediction = std::abs(r0) <= prediction;  // the measured value's own residual is 0
       ++(x.fitted ? out.fitted_with : out.predicted_with);
       if (x.measured_in_prediction) ++(x.fitted ? out.fitted_in : out.predicted_in);

@@ -6,8 +6,9 @@
 namespace netsim::measure {
 
 const std::vector<std::string>& metric_names() {
-  static const std::vector<std::string> names = {"receiver_mbps", "sender_mbps",    "throughput_mbps",
-                                                 "retransmits",   "cpu_sender_pct", "cpu_receiver_pct"};
+  static const std::vector<std::string> names = {"receiver_mbps",    "sender_mbps",      "throughput_mbps",
+                                                 "retransmits",      "cpu_sender_pct",   "cpu_receiver_pct",
+                                                 "rto_count",        "recovery_episodes", "receiver_delayed_acks"};
   return names;
 }
 
@@ -16,14 +17,21 @@ bool is_metric(std::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+namespace {
+std::optional<double> as_double(const std::optional<std::uint64_t>& count) {
+  if (!count) return std::nullopt;
+  return static_cast<double>(*count);
+}
+}  // namespace
+
 std::optional<double> metric_value(const MeasuredRun& run, std::string_view name) {
   if (name == "receiver_mbps") return run.receiver_mbps;
   if (name == "sender_mbps") return run.sender_mbps;
-  if (name == "throughput_mbps") return run.throughput_mbps;
-  if (name == "retransmits") {
-    if (!run.retransmits) return std::nullopt;
-    return static_cast<double>(*run.retransmits);
-  }
+  if (name == "throughput_mbps") return run.has_rates ? std::optional<double>(run.throughput_mbps) : std::nullopt;
+  if (name == "retransmits") return as_double(run.retransmits);
+  if (name == "rto_count") return as_double(run.rto_count);
+  if (name == "recovery_episodes") return as_double(run.recovery_episodes);
+  if (name == "receiver_delayed_acks") return as_double(run.receiver_delayed_acks);
   if (name == "cpu_sender_pct") return run.cpu_sender_pct;
   if (name == "cpu_receiver_pct") return run.cpu_receiver_pct;
   throw std::invalid_argument("unknown metric '" + std::string(name) + "'");

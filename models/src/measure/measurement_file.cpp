@@ -6,6 +6,8 @@
 #include "iperf2_text_parser.h"
 #include "iperf3_json_parser.h"
 #include "iperf3_text_parser.h"
+#include "netstat_tcp_parser.h"
+#include "nstat_parser.h"
 #include "nuttcp_parser.h"
 #include "report_text.h"
 
@@ -14,8 +16,9 @@ namespace {
 
 using report_text::contains;
 
-constexpr std::array<MeasurementFormat, 4> kFormats = {MeasurementFormat::iperf3_json, MeasurementFormat::iperf3_text,
-                                                       MeasurementFormat::iperf2, MeasurementFormat::nuttcp};
+constexpr std::array<MeasurementFormat, 6> kFormats = {MeasurementFormat::iperf3_json, MeasurementFormat::iperf3_text,
+                                                       MeasurementFormat::iperf2,      MeasurementFormat::nuttcp,
+                                                       MeasurementFormat::nstat,       MeasurementFormat::netstat_tcp};
 
 // Decimals of the interval start in "[  5]   0.00-1.00   sec ...": iperf3
 // prints 2, iperf2 1 (plain) or 4 (-e, Debian's fast-sampling build).
@@ -35,6 +38,8 @@ std::optional<MeasurementFormat> vote(std::string_view line) {
   const auto words = report_text::split_words(line);
   if (words.empty()) return std::nullopt;
   if (looks_like_nuttcp_line(line)) return MeasurementFormat::nuttcp;
+  if (looks_like_nstat_line(line)) return MeasurementFormat::nstat;
+  if (looks_like_netstat_tcp_line(line)) return MeasurementFormat::netstat_tcp;
   if (line.starts_with("Connecting to host ") || line.starts_with("Accepted connection from ") ||
       line.starts_with("iperf Done.") || line.starts_with("CPU Utilization:") ||
       (words[0].starts_with("[") && contains(line, " connected to ")) ||
@@ -64,6 +69,8 @@ std::string format_name(MeasurementFormat format) {
     case MeasurementFormat::iperf3_text: return "iperf3-text";
     case MeasurementFormat::iperf2: return "iperf2";
     case MeasurementFormat::nuttcp: return "nuttcp";
+    case MeasurementFormat::nstat: return "nstat";
+    case MeasurementFormat::netstat_tcp: return "netstat-tcp";
   }
   return "?";
 }
@@ -88,8 +95,8 @@ MeasurementFormat detect_format(std::string_view text, const std::string& file) 
   }
   if (votes[best] == 0) {
     throw MeasureError(file, 0,
-                       "no measurement recognised (expected iperf3 -J JSON, iperf3 or iperf2 text output, or nuttcp "
-                       "lines)");
+                       "no measurement recognised (expected iperf3 -J JSON, iperf3 or iperf2 text output, nuttcp "
+                       "lines, nstat output or FreeBSD netstat -s -p tcp output)");
   }
   for (std::size_t i = 0; i < votes.size(); ++i) {
     if (i != best && votes[i] == votes[best]) {
@@ -110,6 +117,8 @@ std::vector<MeasuredRun> parse_measurements(std::string_view text, const std::st
     case MeasurementFormat::iperf3_text: runs = parse_iperf3_text(text, file); break;
     case MeasurementFormat::iperf2: runs = parse_iperf2_text(text, file); break;
     case MeasurementFormat::nuttcp: runs = parse_nuttcp(text, file); break;
+    case MeasurementFormat::nstat: runs = parse_nstat(text, file); break;
+    case MeasurementFormat::netstat_tcp: runs = parse_netstat_tcp(text, file); break;
   }
   if (runs.empty()) throw MeasureError(file, 0, "no complete " + format_name(f) + " run in the file");
   return runs;

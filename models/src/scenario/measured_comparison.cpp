@@ -38,10 +38,14 @@ const results::FlowStats* compared_flow(const results::RunResult& r, const Measu
 }
 
 // A flow's value of a measured metric: its throughput at either end, its
-// retransmitted segments (a udp flow's lost datagrams), or the CPU use of its
-// sending or receiving host (0 for a host without a CPU model).
+// retransmitted segments (a udp flow's lost datagrams), its sender's RTOs and
+// loss recoveries, its receiver's delayed-ACK timer ACKs, or the CPU use of
+// its sending or receiving host (0 for a host without a CPU model).
 double flow_metric(const results::FlowStats& f, const std::string& metric) {
   if (metric == "retransmits") return static_cast<double>(f.kind() == "tcp" ? f.retransmits() : f.packets_lost());
+  if (metric == "rto_count") return static_cast<double>(f.rto_count());
+  if (metric == "recovery_episodes") return static_cast<double>(f.recovery_episodes());
+  if (metric == "receiver_delayed_acks") return static_cast<double>(f.receiver_delayed_acks());
   if (metric == "cpu_sender_pct") return f.sender_cpu_pct();
   if (metric == "cpu_receiver_pct") return f.receiver_cpu_pct();
   return metric == "sender_mbps" ? f.sender_mbps() : f.receiver_mbps();
@@ -50,11 +54,11 @@ double flow_metric(const results::FlowStats& f, const std::string& metric) {
 bool is_cpu_metric(const std::string& metric) { return metric == "cpu_sender_pct" || metric == "cpu_receiver_pct"; }
 
 bool is_known_metric(const std::string& metric) {
-  return metric == "receiver_mbps" || metric == "sender_mbps" || metric == "retransmits" || is_cpu_metric(metric);
+  return metric == "receiver_mbps" || metric == "sender_mbps" || is_count_metric(metric) || is_cpu_metric(metric);
 }
 
-constexpr const char* kMetricChoices = "metric must be receiver_mbps, sender_mbps, retransmits, cpu_sender_pct or "
-                                       "cpu_receiver_pct";
+constexpr const char* kMetricChoices = "metric must be receiver_mbps, sender_mbps, retransmits, rto_count, "
+                                       "recovery_episodes, receiver_delayed_acks, cpu_sender_pct or cpu_receiver_pct";
 
 double metric(const results::FlowStats& f, const MeasuredSpec& m) { return flow_metric(f, m.metric); }
 
@@ -72,6 +76,19 @@ std::string ratio_text(double r) {
 }
 
 }  // namespace
+
+bool is_count_metric(const std::string& metric) {
+  return metric == "retransmits" || metric == "rto_count" || metric == "recovery_episodes" ||
+         metric == "receiver_delayed_acks";
+}
+
+double measured_error(const MeasuredMetric& k, double simulated, double measured) {
+  if (k.is_fairness()) return (simulated - measured) * 100.0;
+  // A count of 0 is a measurement too (no RTO in the run): counts are
+  // compared with at least 1, so the error stays finite.
+  const double base = k.is_count() ? std::max(measured, 1.0) : measured;
+  return (simulated - measured) / base * 100.0;
+}
 
 std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec) {
   const YAML::Node& root = spec.measured;
@@ -127,7 +144,7 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec) {
         }
       }
       if (k.is_fairness() && !k.flow.empty()) r.fail(def, field, "a metric is either a flow's or a fairness index");
-      if (k.is_fairness() && (k.metric == "retransmits" || is_cpu_metric(k.metric))) {
+      if (k.is_fairness() && (is_count_metric(k.metric) || is_cpu_metric(k.metric))) {
         r.fail(def, field, "Jain's index is taken over throughputs (receiver_mbps or sender_mbps)");
       }
       if (k.name == "seed") r.fail(kv.first, field, "'seed' is a column of its own; choose another name");
@@ -153,7 +170,11 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec) {
       const YAML::Node v = cells[i][k.name];
       if (!v) r.fail(cells[i], field + "." + k.name, "missing the measured value " + scenario_internal::quoted(k.name));
       const double x = r.number(v, field + "." + k.name);
-      if (x <= 0) r.fail(v, field + "." + k.name, "a measured value must be positive");
+      if (k.is_count()) {
+        if (x < 0) r.fail(v, field + "." + k.name, "a measured count cannot be negative");
+      } else if (x <= 0) {
+        r.fail(v, field + "." + k.name, "a measured value must be positive");
+      }
       if (k.is_fairness() && x > 1) r.fail(v, field + "." + k.name, "Jain's index is at most 1 (write 0.94 for 94%)");
       c.values.push_back(x);
     }
@@ -228,7 +249,7 @@ std::vector<ComparisonRow> compare(const results::RunSet& runs, const MeasuredSp
       }
       if (c.runs > 0) {
         c.sim_mean = sum / static_cast<double>(c.runs);
-        c.error = k.is_fairness() ? (c.sim_mean - c.measured) * 100.0 : (c.sim_mean - c.measured) / c.measured * 100.0;
+        c.error = measured_error(k, c.sim_mean, c.measured);
       } else {
         c.sim_min = c.sim_max = 0;
       }
@@ -250,7 +271,7 @@ namespace {
 
 std::string column_name(const MeasuredMetric& k) {
   if (k.is_fairness()) return k.name;
-  if (is_cpu_metric(k.metric)) return k.name + "_" + k.metric;
+  if (is_cpu_metric(k.metric) || (k.is_count() && k.metric != "retransmits")) return k.name + "_" + k.metric;
   return k.name + (k.metric == "retransmits" ? "_retransmits" : "_mbps");
 }
 
@@ -393,7 +414,8 @@ void write_comparison_csv(std::ostream& out, const results::RunSet& runs, const 
   std::map<std::vector<std::string>, double> measured;
   for (const auto& c : m.cells) measured[c.key_values] = c.value;
   for (const auto& k : m.keys) out << k.first << ",";
-  const bool cpu = is_cpu_metric(m.metric);
+  // A metric other than the three fixed columns gets a column of its own.
+  const bool cpu = is_cpu_metric(m.metric) || (is_count_metric(m.metric) && m.metric != "retransmits");
   out << "seed,sender_mbps,receiver_mbps,retransmits," << (cpu ? m.metric + "," : "")
       << (m.metric == "retransmits" ? "measured_retransmits" : cpu ? "measured_" + m.metric : "measured_mbps")
       << ",error_pct\n";
@@ -414,7 +436,7 @@ void write_comparison_csv(std::ostream& out, const results::RunSet& runs, const 
       out << ",\n";
     } else {
       out << format_double_roundtrip(it->second) << ","
-          << format_double_roundtrip((metric(*f, m) - it->second) / it->second * 100.0) << "\n";
+          << format_double_roundtrip(measured_error(m.metrics.front(), metric(*f, m), it->second)) << "\n";
     }
   }
 }

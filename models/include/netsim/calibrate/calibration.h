@@ -55,11 +55,12 @@ struct CellResult {
   std::vector<std::string> key_values;  // in the order of MeasuredSpec::keys
   std::string metric;                   // MeasuredMetric::name
   bool fairness = false;
+  bool count = false;  // a counter (retransmits, RTOs, ...): compared as max(value, 1)
   bool fitted = false;
   double measured = 0;
   double sim_mean = 0, sim_min = 0, sim_max = 0;
   std::size_t runs = 0;
-  double error = 0;  // throughput: relative error in %; fairness: index points
+  double error = 0;  // throughput: relative error in %; fairness: index points; count: % of max(measured, 1)
   // The uncertainty analysis (UncertaintyResult): the `level` interval of the
   // simulated mean from the parameters' uncertainty alone (band), and the
   // prediction interval that adds the fitted cells' scatter; both in the

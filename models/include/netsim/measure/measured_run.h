@@ -1,6 +1,7 @@
 // One measured test run, as read from a measurement tool's report (iperf3,
-// iperf2, nuttcp), reduced to the figures calibration compares with a
-// simulation.
+// iperf2, nuttcp) or from one snapshot of a TCP stack's counters (Linux
+// nstat, FreeBSD netstat -s -p tcp), reduced to the figures calibration
+// compares with a simulation.
 //
 // Units: rates in Mbit/s = 1e6 bit/s (iperf and nuttcp print 1000-based bit
 // rates); CPU in percent of one host as the tool reports it; durations in
@@ -18,7 +19,7 @@ namespace netsim::measure {
 struct MeasuredRun {
   std::string file;  // as given to the parser
   int line = 0;      // the line where this run's report starts (1-based)
-  std::string tool;  // "iperf3-json" | "iperf3-text" | "iperf2" | "nuttcp"
+  std::string tool;  // "iperf3-json" | "iperf3-text" | "iperf2" | "nuttcp" | "nstat" | "netstat-tcp"
   // Whose report it is: "client", "server", or "" when the report does not say.
   std::string side;
   std::string protocol = "TCP";  // "TCP" | "UDP"
@@ -34,6 +35,14 @@ struct MeasuredRun {
   std::optional<std::uint64_t> retransmits;  // TCP segments retransmitted by the sender(s)
   std::optional<double> cpu_sender_pct;      // CPU use of the data-sending host
   std::optional<double> cpu_receiver_pct;    // CPU use of the data-receiving host
+  // Counters of the hosts' TCP stacks (counter snapshots only; host-wide, so
+  // they include the control connection and any other TCP traffic):
+  std::optional<std::uint64_t> rto_count;              // the sender's retransmission timeouts
+  std::optional<std::uint64_t> recovery_episodes;      // the sender's SACK recovery episodes
+  std::optional<std::uint64_t> receiver_delayed_acks;  // ACKs sent by the receiver's delayed-ACK timer
+  // False for a counter snapshot, which carries no rate: throughput_mbps is
+  // then not a metric of the run.
+  bool has_rates = true;
 
   double duration_s = 0;  // the summary's interval (0 - end)
   int streams = 1;        // parallel connections (iperf -P, nuttcp -N)
@@ -44,7 +53,8 @@ struct MeasuredRun {
 };
 
 // The figures a run can give, by name: receiver_mbps, sender_mbps,
-// throughput_mbps, retransmits, cpu_sender_pct, cpu_receiver_pct.
+// throughput_mbps, retransmits, cpu_sender_pct, cpu_receiver_pct, rto_count,
+// recovery_episodes, receiver_delayed_acks.
 const std::vector<std::string>& metric_names();
 bool is_metric(std::string_view name);
 // The value of metric `name` in `run`, or empty if the run does not carry it.

@@ -52,11 +52,21 @@ struct MeasuredCell {
 // One compared quantity: a flow's throughput, or Jain's index over flows.
 struct MeasuredMetric {
   std::string name;                     // "value" for a single-metric block
-  std::string metric = "receiver_mbps"; // receiver_mbps | sender_mbps | retransmits (fairness: the throughputs)
+  // receiver_mbps | sender_mbps | retransmits | rto_count | recovery_episodes |
+  // receiver_delayed_acks | cpu_sender_pct | cpu_receiver_pct (fairness: the throughputs)
+  std::string metric = "receiver_mbps";
   std::string flow;                     // throughput: the flow (empty: the first flow of each run)
   std::vector<std::string> fairness;    // non-empty: Jain's index over these flows
   bool is_fairness() const { return !fairness.empty(); }
+  bool is_count() const;  // a counter (retransmits, RTOs, ...), not a rate
 };
+
+// retransmits, rto_count, recovery_episodes, receiver_delayed_acks.
+bool is_count_metric(const std::string& metric);
+// The error column: percent of the measured value; Jain's index in points;
+// a count in percent of max(measured, 1), so that a measured 0 stays finite.
+double measured_error(const MeasuredMetric& k, double simulated, double measured);
+inline bool MeasuredMetric::is_count() const { return !is_fairness() && is_count_metric(metric); }
 
 struct MeasuredClaim {
   std::string text;

@@ -1,0 +1,145 @@
+// Counter snapshots of the TCP stacks: Linux nstat (the receiver's delayed-ACK
+// timer ACKs) and FreeBSD netstat -s -p tcp (the sender's retransmitted
+// segments, RTOs and SACK recoveries), from samples under tests/data/measure/.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "measure_test_support.h"
+#include "netsim/measure/measured_cells.h"
+#include "netsim/measure/measurement_file.h"
+#include "netsim/measure/measurement_mapping.h"
+
+namespace netsim::measure {
+namespace {
+
+using test_support::kData;
+using test_support::runs_of;
+
+std::string error_of(const std::string& name) {
+  const LoadedMeasurements loaded = load_measurement_file(kData + name);
+  EXPECT_TRUE(loaded.runs.empty());
+  return loaded.errors.size() == 1 ? std::string(loaded.errors.front().what()) : "expected one error";
+}
+
+TEST(MeasureNstat, ReceiverSnapshotAfterShellPrompts) {
+  const auto runs = runs_of("nstat-receiver.txt");
+  ASSERT_EQ(runs.size(), 1u);
+  const MeasuredRun& r = runs[0];
+  EXPECT_EQ(r.tool, "nstat");
+  EXPECT_EQ(r.side, "receiver");
+  EXPECT_EQ(r.line, 2);  // the "#kernel" header
+  ASSERT_TRUE(r.receiver_delayed_acks.has_value());
+  EXPECT_EQ(*r.receiver_delayed_acks, 137u);  // not TcpExtDelayedACKLost (3018) on the next line
+  EXPECT_EQ(metric_value(r, "receiver_delayed_acks"), 137.0);
+  // A counter snapshot has no rate, and none of the sender's counters.
+  EXPECT_FALSE(metric_value(r, "throughput_mbps").has_value());
+  EXPECT_FALSE(metric_value(r, "receiver_mbps").has_value());
+  EXPECT_FALSE(metric_value(r, "retransmits").has_value());
+  EXPECT_FALSE(metric_value(r, "rto_count").has_value());
+}
+
+TEST(MeasureNstat, EachHeaderStartsARunAndAMissingCounterIsZero) {
+  const auto runs = runs_of("nstat-two-runs.txt");
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].line, 1);
+  EXPECT_EQ(runs[0].receiver_delayed_acks, 12u);
+  EXPECT_EQ(runs[1].line, 4);
+  EXPECT_EQ(runs[1].receiver_delayed_acks, 0u);  // nstat leaves zero counters out
+}
+
+TEST(MeasureNstat, PastedCounterLinesWithoutHeaderAreOneRun) {
+  const auto runs = parse_measurements("TcpExtDelayedACKs 41\nTcpExtTCPOFOQueue 7 0.0\n", "t.txt");
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].tool, "nstat");
+  EXPECT_EQ(runs[0].line, 1);
+  EXPECT_EQ(runs[0].receiver_delayed_acks, 41u);
+}
+
+TEST(MeasureNstat, Errors) {
+  EXPECT_EQ(error_of("broken-nstat-value.txt"),
+            kData + "broken-nstat-value.txt:3: error: malformed value '1e3' of TcpExtDelayedACKs");
+  auto error = [](const std::string& text) { return test_support::parse_error(text, MeasurementFormat::nstat); };
+  EXPECT_EQ(error("#kernel\nTcpExtDelayedACKs 3 0.0\nTcpExtDelayedACKs 4 0.0\n"),
+            "t.txt:3: error: TcpExtDelayedACKs appears twice in one snapshot (a new one starts with '#kernel')");
+  EXPECT_EQ(error("#kernel\nTcpInSegs 3 fast\n"), "t.txt:2: error: malformed rate 'fast' of TcpInSegs");
+  EXPECT_EQ(error("#kernel\nTcpInSegs 3 0.0 extra\n"), "t.txt:2: error: malformed nstat line (expected 'COUNTER VALUE RATE')");
+  EXPECT_EQ(error("$ nstat\n"), "t.txt: error: no complete nstat run in the file");
+}
+
+TEST(MeasureNetstatTcp, FreeBsdSenderSection) {
+  const auto runs = runs_of("netstat-tcp-sender.txt");
+  ASSERT_EQ(runs.size(), 1u);
+  const MeasuredRun& r = runs[0];
+  EXPECT_EQ(r.tool, "netstat-tcp");
+  EXPECT_EQ(r.side, "sender");
+  EXPECT_EQ(r.line, 2);
+  EXPECT_EQ(r.retransmits, 4218u);  // not "0 data packets unnecessarily retransmitted"
+  EXPECT_EQ(r.rto_count, 9u);
+  // Not "4190 segment rexmits in SACK recovery episodes".
+  EXPECT_EQ(r.recovery_episodes, 1398u);
+  EXPECT_EQ(metric_value(r, "rto_count"), 9.0);
+  EXPECT_EQ(metric_value(r, "recovery_episodes"), 1398.0);
+  EXPECT_EQ(metric_value(r, "retransmits"), 4218.0);
+  EXPECT_FALSE(metric_value(r, "throughput_mbps").has_value());
+  EXPECT_FALSE(metric_value(r, "receiver_delayed_acks").has_value());
+}
+
+TEST(MeasureNetstatTcp, SingularLinesSectionsAndOmittedZeros) {
+  // netstat -ss leaves zero counters out; "udp:" ends the second section.
+  const auto runs = runs_of("netstat-tcp-ss-two-runs.txt");
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].rto_count, 1u);
+  EXPECT_EQ(runs[0].retransmits, 1u);
+  EXPECT_EQ(runs[0].recovery_episodes, 0u);
+  EXPECT_EQ(runs[1].line, 4);
+  EXPECT_EQ(runs[1].rto_count, 0u);
+  EXPECT_EQ(runs[1].retransmits, 4218u);
+  EXPECT_EQ(runs[1].recovery_episodes, 1u);
+}
+
+TEST(MeasureNetstatTcp, Errors) {
+  EXPECT_EQ(error_of("broken-netstat-count.txt"),
+            kData + "broken-netstat-count.txt:4: error: malformed count 'nine' of 'retransmit timeouts'");
+  auto error = [](const std::string& text) { return test_support::parse_error(text, MeasurementFormat::netstat_tcp); };
+  EXPECT_EQ(error("tcp:\n\t3 retransmit timeouts\n\t4 retransmit timeouts\n"),
+            "t.txt:3: error: 'retransmit timeouts' appears twice in one tcp: section");
+  EXPECT_EQ(error("tcp:\n\t\t3 data packets (x bytes) retransmitted\n"),
+            "t.txt:2: error: malformed byte count 'x' of 'data packets (...) retransmitted'");
+  // Counter lines outside a tcp: section are not the stack's TCP counters.
+  EXPECT_EQ(error("\t3 retransmit timeouts\n"), "t.txt: error: no complete netstat-tcp run in the file");
+}
+
+TEST(MeasureStackCounters, DetectedAndMappedLikeReports) {
+  EXPECT_EQ(detect_format("#kernel\nTcpExtDelayedACKs 3 0.0\n", "t"), MeasurementFormat::nstat);
+  EXPECT_EQ(detect_format("tcp:\n\t3 retransmit timeouts\n", "t"), MeasurementFormat::netstat_tcp);
+  EXPECT_EQ(format_from_name("nstat"), MeasurementFormat::nstat);
+  EXPECT_EQ(format_from_name("netstat-tcp"), MeasurementFormat::netstat_tcp);
+  EXPECT_EQ(format_name(MeasurementFormat::netstat_tcp), "netstat-tcp");
+
+  // Through a mapping, as calibration reads them: one cell per snapshot.
+  const MeasurementMapping mapping = parse_mapping_text(
+      "runs:\n"
+      "  - { file: netstat-tcp-sender.txt, params: { cc: cubic, hz: 100, every: 33 }, metric: rto_count }\n"
+      "  - { file: nstat-two-runs.txt, params: { cc: cubic, hz: 100, every: 33 }, metric: receiver_delayed_acks }\n",
+      kData + "counters.yaml");
+  const MeasuredCells cells = cells_from(mapping, "receiver_mbps");
+  EXPECT_TRUE(cells.errors.empty());
+  ASSERT_EQ(cells.cells.size(), 3u);
+  EXPECT_EQ(cells.cells[0].metric, "rto_count");
+  EXPECT_EQ(cells.cells[0].value, 9.0);
+  EXPECT_EQ(cells.cells[1].metric, "receiver_delayed_acks");
+  EXPECT_EQ(cells.cells[1].value, 12.0);
+  EXPECT_EQ(cells.cells[2].value, 0.0);
+
+  // The rate a counter snapshot lacks is an error naming the run, not a 0.
+  const MeasuredCells rates = cells_from(
+      parse_mapping_text("runs:\n  - { file: nstat-two-runs.txt, params: {} }\n", kData + "counters.yaml"),
+      "receiver_mbps");
+  EXPECT_TRUE(rates.cells.empty());
+  EXPECT_EQ(rates.errors.size(), 2u);
+}
+
+}  // namespace
+}  // namespace netsim::measure
