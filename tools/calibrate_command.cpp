@@ -5,12 +5,11 @@
 #include <iostream>
 
 #include "calibrate_command.h"
+#include "data_args.h"
 #include "output_file.h"
 #include "signal_stop.h"
 #include "netsim/calibrate/calibration.h"
 #include "netsim/calibrate/calibration_profile.h"
-#include "netsim/calibrate/measured_data_cells.h"
-#include "netsim/measure/measure_error.h"
 #include "netsim/scenario/scenario_loader.h"
 
 namespace netsim::cli {
@@ -41,26 +40,9 @@ int command_calibrate(const Options& o, const std::vector<std::string>& args) {
     const std::optional<MeasuredSpec> block = parse_measured(spec);
     if (!block) throw ScenarioError(SourceLoc{o.scenario_file, 0, 0}, "measured",
                                     "--data needs the scenario's measured: block (keys and metric)");
-    measure::MeasurementMapping mapping;
-    try {
-      for (const std::string& arg : o.data) {
-        const bool mapping_file = (arg.ends_with(".yaml") || arg.ends_with(".yml")) && arg.find('=') == std::string::npos;
-        const measure::MeasurementMapping m =
-            mapping_file ? measure::load_mapping(arg) : measure::MeasurementMapping{{measure::parse_data_arg(arg)}};
-        mapping.entries.insert(mapping.entries.end(), m.entries.begin(), m.entries.end());
-      }
-    } catch (const measure::MeasureError& e) {
-      std::cerr << e.what() << "\n";
-      return kBadScenario;
-    }
-    calibrate::DataCells data = calibrate::cells_from_data(*block, o.scenario_file, mapping);
-    for (const std::string& e : data.errors) std::cerr << e << "\n";
-    if (data.cells.empty()) {
-      std::cerr << "netsim: calibrate: no usable measurement in --data\n";
-      return kBadScenario;
-    }
-    std::cerr << "calibrate: " << data.sources.size() << " measurements in " << data.cells.size() << " cells from --data"
-              << (data.errors.empty() ? "" : " (" + std::to_string(data.errors.size()) + " not usable, above)") << "\n";
+    std::optional<calibrate::DataCells> loaded = load_data_args(o, *block, "calibrate");
+    if (!loaded) return kBadScenario;
+    calibrate::DataCells& data = *loaded;
     co.cells = std::move(data.cells);
     co.data_sources = std::move(data.sources);
   }

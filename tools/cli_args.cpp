@@ -16,6 +16,7 @@ const char* const kMainUsage = R"(netsim - packet-level discrete-event network s
 Usage:
   netsim run FILE [--set KEY=VALUE]... [--seed S] [--format text|json|csv|pb|iperf3|iperf3-json|iperf2]
                   [--app-side client|server] [--out PATH] [--trace-tcp PATH] [--trace-queue PATH] [-j N]
+                  [--profile FILE] [--data PATH[:KEY=VALUE,...]]...
   netsim validate FILE [--set KEY=VALUE]...
   netsim topo FILE --dot [--set KEY=VALUE]...
   netsim sweep FILE --out DIR [--axis KEY=V1,V2,...]... [--seeds N] [--set KEY=VALUE]... [-j N]
@@ -72,6 +73,11 @@ Options:
                     tail drop as CSV (time, packets, bytes, drops so far); several runs as
                     for --trace-tcp
   --profile FILE    apply a calibration profile's parameters (before --set)
+  --data PATH[:KEY=VALUE,...]
+                    compare with measurement files instead of the scenario's measured cells:
+                    a mapping file or one file with its cell's keys, as for calibrate (iperf3,
+                    iperf2, nuttcp, nstat, netstat -s -p tcp; repeatable); the measured: block
+                    still says the keys and the metric (--set measured.metric=rto_count ...)
   -j, --jobs N      worker threads for sweep cells (default: all cores)
   -h, --help        this help
 )";
@@ -299,7 +305,7 @@ Options parse_args(const std::vector<std::string>& args) {
     } else if (a == "--profile" && !results) {
       if (o.profile_path) throw UsageError("--profile given twice (one profile per run)");
       o.profile_path = value_of(i);
-    } else if (a == "--data" && calibrate) {
+    } else if (a == "--data" && (calibrate || o.command == "run")) {
       o.data.push_back(value_of(i));
     } else if (a == "--max-evaluations" && calibrate) {
       const std::uint64_t n = positive(a, value_of(i));

@@ -58,7 +58,7 @@ struct Options {
   std::optional<std::string> profile_path;  // --profile: a calibration profile's parameters, before --set
 
   // calibrate
-  std::vector<std::string> data;  // --data PATH or PATH:key=value,...; repeatable
+  std::vector<std::string> data;  // --data PATH or PATH:key=value,...; repeatable (run too)
   int max_evaluations = 0;        // --max-evaluations; 0: the scenario's
   int starts = 0;                 // --starts; 0: the scenario's
   int check_seeds = -1;           // --check-seeds; -1: the scenario's

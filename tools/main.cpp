@@ -9,6 +9,7 @@
 
 #include "calibrate_command.h"
 #include "cli_args.h"
+#include "data_args.h"
 #include "output_file.h"
 #include "sweep_commands.h"
 #include "netsim/app/iperf2_from_result.h"
@@ -152,7 +153,20 @@ std::ostream* open_trace(std::ofstream& f, const std::optional<std::string>& bas
 
 int command_run(const Options& o) {
   std::vector<ScenarioSpec> cells = load_cells(o);
-  const std::optional<MeasuredSpec> measured = parse_measured(cells.front());
+  std::optional<MeasuredSpec> measured = parse_measured(cells.front());
+  if (!o.data.empty()) {
+    // The block says which keys and which metric; the files give the cells.
+    // The block's claims are the document's, not the data's: dropped.
+    if (!measured) {
+      throw ScenarioError(SourceLoc{o.scenario_file, 0, 0}, "measured",
+                          "--data needs the scenario's measured: block (keys and metric)");
+    }
+    std::optional<calibrate::DataCells> data = load_data_args(o, *measured, "run");
+    if (!data) return kBadScenario;
+    measured->cells = std::move(data->cells);
+    measured->claims.clear();
+    measured->source = "--data";
+  }
   if (o.iperf3 != Iperf3Format::none) {
     const auto& flows = cells.front().tcp_flows;
     if (std::none_of(flows.begin(), flows.end(), [](const TcpFlowSpec& f) { return f.app == "iperf3"; })) {

@@ -143,5 +143,18 @@ expect data-counters 0 '^  100us +0\.0 +0\.0 +\+0\.0% +fitted' '' -- \
   "$netsim" calibrate "$work/tcp.yaml" --data "$work/s.netstat:delay=100us" --set measured.metric=retransmits \
   --max-evaluations 2 --out "$work/counters.profile.yaml"
 
+# --- netsim run --data: the same files compared without fitting -------------------
+# d300.json was measured at 300us; the run's table shows its rate beside the simulated one.
+d300=$(python3 -c "import json; print(round(json.load(open('$work/d300.json'))['end']['sum_received']['bits_per_second'] / 1e6, 1))")
+expect run-data 0 "^  300us +1 +[0-9.]+ +$d300 " 'run: 1 measurements in 1 cells from --data' -- \
+  "$netsim" run "$work/tcp.yaml" --set links.sr.delay=300us --data "$work/d300.json:delay=300us"
+expect run-data-counters 0 'simulated vs measured \(retransmits, --data\)' '' -- \
+  "$netsim" run "$work/tcp.yaml" --data "$work/s.netstat:delay=100us" --set measured.metric=retransmits
+sed '/^measured:/,$d' "$work/tcp.yaml" >"$work/plain.yaml"
+expect run-data-needs-block 3 '' "needs the scenario's measured: block" -- \
+  "$netsim" run "$work/plain.yaml" --data "$work/d100.json:delay=100us"
+expect run-data-nothing-usable 3 '' 'no usable measurement' -- \
+  "$netsim" run "$work/tcp.yaml" --data "$work/broken.json:delay=100us"
+
 echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]
