@@ -415,9 +415,9 @@ void write_comparison_csv(std::ostream& out, const results::RunSet& runs, const 
   for (const auto& c : m.cells) measured[c.key_values] = c.value;
   for (const auto& k : m.keys) out << k.first << ",";
   // A metric other than the three fixed columns gets a column of its own.
-  const bool cpu = is_cpu_metric(m.metric) || (is_count_metric(m.metric) && m.metric != "retransmits");
-  out << "seed,sender_mbps,receiver_mbps,retransmits," << (cpu ? m.metric + "," : "")
-      << (m.metric == "retransmits" ? "measured_retransmits" : cpu ? "measured_" + m.metric : "measured_mbps")
+  const bool own_column = is_cpu_metric(m.metric) || (is_count_metric(m.metric) && m.metric != "retransmits");
+  out << "seed,sender_mbps,receiver_mbps,retransmits," << (own_column ? m.metric + "," : "")
+      << (m.metric == "retransmits" ? "measured_retransmits" : own_column ? "measured_" + m.metric : "measured_mbps")
       << ",error_pct\n";
   for (const auto& r : runs.runs()) {
     const std::vector<std::string> keys = run_keys(r, m);
@@ -425,12 +425,12 @@ void write_comparison_csv(std::ostream& out, const results::RunSet& runs, const 
     for (const auto& k : keys) out << k << ",";
     out << r.seed() << ",";
     if (f == nullptr) {
-      out << (cpu ? ",,,,,\n" : ",,,,\n");
+      out << (own_column ? ",,,,,\n" : ",,,,\n");
       continue;
     }
     out << format_double_roundtrip(f->sender_mbps()) << "," << format_double_roundtrip(f->receiver_mbps()) << ","
         << (f->kind() == "tcp" ? f->retransmits() : f->packets_lost()) << ",";
-    if (cpu) out << format_double_roundtrip(metric(*f, m)) << ",";
+    if (own_column) out << format_double_roundtrip(metric(*f, m)) << ",";
     const auto it = measured.find(keys);
     if (it == measured.end()) {
       out << ",\n";
