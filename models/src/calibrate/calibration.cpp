@@ -254,15 +254,12 @@ class Calibrator {
     return out;
   }
 
-  // A count (retransmits, RTOs, ...) may be 0, measured or simulated: it is
-  // compared as max(count, 1), so that no RTO against one RTO is a finite miss.
+  // A count (retransmits, RTOs, ...) may be 0, measured or simulated: both
+  // are compared as compared_value(), at least 1.
   double residual(double sim, double measured, bool count) const {
-    if (count) {
-      const double base = std::max(measured, 1.0);
-      if (spec_.objective == Objective::squared_relative) return (sim - measured) / base;
-      return std::log(std::max(sim, 1.0) / base);
-    }
-    if (spec_.objective == Objective::squared_relative) return (sim - measured) / measured;
+    const double base = compared_value(count, measured);
+    if (spec_.objective == Objective::squared_relative) return (sim - measured) / base;
+    if (count) return std::log(compared_value(true, sim) / base);
     // A collapsed cell (0 Mbit/s) must still pull the fit, not poison it: floor at 1/1000 of measured.
     return std::log(std::max(sim, measured * 1e-3) / measured);
   }
@@ -334,8 +331,9 @@ class Calibrator {
         x.sim_max = s.max;
         x.runs = s.runs;
         x.count = measured_.metrics[k].is_count();
-        const double relative = (s.mean - x.measured) / (x.count ? std::max(x.measured, 1.0) : x.measured) * 100.0;
-        x.error = x.fairness ? (s.mean - x.measured) * 100.0 : relative;
+        x.error = measured_error(measured_.metrics[k], s.mean, x.measured);
+        // The MAPE is in percent for every metric, Jain's index included.
+        const double relative = (s.mean - x.measured) / compared_value(x.count, x.measured) * 100.0;
         (x.fitted ? fitted_sum : predicted_sum) += std::abs(relative);
         ++(x.fitted ? out.fitted_count : out.predicted_count);
         out.cells.push_back(std::move(x));
@@ -447,7 +445,7 @@ class Calibrator {
 
   // The metric value whose residual is r (the inverse of residual()).
   double value_of_residual(const CellResult& x, double r) const {
-    const double base = x.count ? std::max(x.measured, 1.0) : x.measured;
+    const double base = compared_value(x.count, x.measured);
     return spec_.objective == Objective::squared_relative ? x.measured + base * r : base * std::exp(r);
   }
 

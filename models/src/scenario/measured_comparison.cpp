@@ -84,10 +84,7 @@ bool is_count_metric(const std::string& metric) {
 
 double measured_error(const MeasuredMetric& k, double simulated, double measured) {
   if (k.is_fairness()) return (simulated - measured) * 100.0;
-  // A count of 0 is a measurement too (no RTO in the run): counts are
-  // compared with at least 1, so the error stays finite.
-  const double base = k.is_count() ? std::max(measured, 1.0) : measured;
-  return (simulated - measured) / base * 100.0;
+  return (simulated - measured) / compared_value(k.is_count(), measured) * 100.0;
 }
 
 std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec) {

@@ -63,6 +63,9 @@ struct MeasuredMetric {
 
 // retransmits, rto_count, recovery_episodes, receiver_delayed_acks.
 bool is_count_metric(const std::string& metric);
+// What a measured or simulated value is compared as: itself, or for a count
+// at least 1, so that a count of 0 (no RTO in the run) stays a finite miss.
+inline double compared_value(bool count, double v) { return count && v < 1.0 ? 1.0 : v; }
 // The error column: percent of the measured value; Jain's index in points;
 // a count in percent of max(measured, 1), so that a measured 0 stays finite.
 double measured_error(const MeasuredMetric& k, double simulated, double measured);
