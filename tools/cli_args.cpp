@@ -14,7 +14,7 @@ namespace {
 const char* const kMainUsage = R"(netsim - packet-level discrete-event network simulator
 
 Usage:
-  netsim run FILE [--set KEY=VALUE]... [--seed S] [--format text|json|csv|pb|iperf3|iperf3-json|iperf2]
+  netsim run FILE [--set KEY=VALUE]... [--seed S] [--format text|json|csv|pb|iperf3|iperf3-json|iperf2|ping]
                   [--app-side client|server] [--out PATH] [--trace-tcp PATH] [--trace-queue PATH] [-j N]
                   [--profile FILE] [--data PATH[:KEY=VALUE,...]]...
   netsim validate FILE [--set KEY=VALUE]...
@@ -62,7 +62,8 @@ Options:
                     pb (binary netsim.results.RunSet), iperf3 (what iperf3 3.17.1 prints for each
                     `app: iperf3` flow), iperf3-json (its -J JSON: one object, or an array of
                     objects when there are several runs or flows), iperf2 (what iperf 2.1.8 -e prints
-                    for each `app: iperf2` flow)
+                    for each `app: iperf2` flow), ping (what ping(8) prints for each `type: ping`
+                    flow, in the flow's `output` layout: freebsd or linux)
   --app-side S      client (default: the -c side's report) or server (the -s side's), for the
                     iperf3, iperf3-json and iperf2 formats; --iperf3-side S is the same
   --out PATH        write results to PATH (atomically) instead of stdout
@@ -247,13 +248,16 @@ Options parse_args(const std::vector<std::string>& args) {
     } else if (a == "--format" && o.command == "run") {
       const std::string& v = value_of(i);
       o.iperf2 = v == "iperf2";
+      o.ping = v == "ping";
       if (v == "iperf3" || v == "iperf3-json") {
         o.iperf3 = v == "iperf3" ? Iperf3Format::text : Iperf3Format::json;
-      } else if (v == "iperf2") {
+      } else if (v == "iperf2" || v == "ping") {
         o.iperf3 = Iperf3Format::none;
       } else {
         auto f = parse_output_format(v);
-        if (!f) throw UsageError("--format must be text, json, csv, pb, iperf3, iperf3-json or iperf2, got '" + v + "'");
+        if (!f) {
+          throw UsageError("--format must be text, json, csv, pb, iperf3, iperf3-json, iperf2 or ping, got '" + v + "'");
+        }
         o.format = *f;
         o.iperf3 = Iperf3Format::none;
       }

@@ -40,6 +40,7 @@ struct Options {
   std::optional<std::string> trace_tcp_path;
   std::optional<std::string> trace_queue_path;  // --trace-queue: switch port occupancy, CSV
   Iperf3Format iperf3 = Iperf3Format::none;
+  bool ping = false;           // --format ping: what ping(8) prints (per ping flow)
   bool iperf2 = false;         // --format iperf2: what iperf 2.1.8 prints (per iperf2 flow)
   bool iperf3_server = false;  // --app-side server (or --iperf3-side server): the server's report (iperf3 and iperf2)  // --iperf3-side server  // --trace-tcp: per-ACK sender state, CSV
   bool dot = false;

@@ -13,6 +13,7 @@
 #include "output_file.h"
 #include "sweep_commands.h"
 #include "netsim/app/iperf2_from_result.h"
+#include "netsim/app/ping_report.h"
 #include "netsim/app/iperf3_from_result.h"
 #include "netsim/calibrate/calibration_profile.h"
 #include "netsim/scenario/scenario_builder.h"
@@ -81,30 +82,51 @@ void write_iperf3(std::ostream& out, const Options& o, const results::RunSet& se
   if (o.iperf3 == Iperf3Format::json && many) out << "\n]\n";
 }
 
-// iperf 2.1.8's -e report of every iperf2 flow of every run, under a "== run"
-// header when there are several.
-void write_iperf2(std::ostream& out, const Options& o, const results::RunSet& set) {
-  const app::Iperf2Side side = o.iperf3_server ? app::Iperf2Side::server : app::Iperf2Side::client;
+// write(x) for every app record x of every run (records(run): its iperf2
+// or ping results), under a "== run" header when there are several.
+template <typename Records, typename Write>
+void write_app_reports(std::ostream& out, const results::RunSet& set, Records records, Write write) {
   std::size_t count = 0;
-  for (const auto& r : set.runs()) count += static_cast<std::size_t>(r.iperf2_size());
-  if (count == 0) throw std::runtime_error("--format iperf2: the scenario has no flow with app: iperf2");
+  for (const auto& r : set.runs()) count += static_cast<std::size_t>(records(r).size());
   std::size_t n = 0;
   for (int i = 0; i < set.runs_size(); ++i) {
     const results::RunResult& r = set.runs(i);
-    for (const results::Iperf2Result& x : r.iperf2()) {
+    for (const auto& x : records(r)) {
       if (count > 1) {
         out << (n > 0 ? "\n" : "") << "== run " << (i + 1) << "/" << set.runs_size() << ": " << r.scenario_name()
             << " flow " << x.flow();
         for (const auto& ov : r.overrides()) out << "  " << ov.key() << "=" << ov.value();
         out << "\n";
       }
-      app::write_iperf2_text(out, app::iperf2_test_from_result(x), side);
+      write(x);
       ++n;
     }
   }
 }
 
+// iperf 2.1.8's -e report of every iperf2 flow of every run.
+void write_iperf2(std::ostream& out, const Options& o, const results::RunSet& set) {
+  const app::Iperf2Side side = o.iperf3_server ? app::Iperf2Side::server : app::Iperf2Side::client;
+  std::size_t count = 0;
+  for (const auto& r : set.runs()) count += static_cast<std::size_t>(r.iperf2_size());
+  if (count == 0) throw std::runtime_error("--format iperf2: the scenario has no flow with app: iperf2");
+  write_app_reports(
+      out, set, [](const results::RunResult& r) -> const auto& { return r.iperf2(); },
+      [&](const results::Iperf2Result& x) { app::write_iperf2_text(out, app::iperf2_test_from_result(x), side); });
+}
+
+// ping(8)'s output for every ping flow of every run.
+void write_ping(std::ostream& out, const results::RunSet& set) {
+  write_app_reports(
+      out, set, [](const results::RunResult& r) -> const auto& { return r.ping(); },
+      [&](const results::PingResult& x) { app::write_ping_text(out, x); });
+}
+
 void write_all(std::ostream& out, const Options& o, const results::RunSet& set, const std::optional<MeasuredSpec>& m) {
+  if (o.ping) {
+    write_ping(out, set);
+    return;
+  }
   if (o.iperf2) {
     write_iperf2(out, o, set);
     return;
@@ -173,6 +195,10 @@ int command_run(const Options& o) {
       std::cerr << "netsim: --format iperf3: " << o.scenario_file << " has no flow with app: iperf3\n";
       return kUsage;
     }
+  }
+  if (o.ping && cells.front().ping_flows.empty()) {
+    std::cerr << "netsim: --format ping: " << o.scenario_file << " has no flow with type: ping\n";
+    return kUsage;
   }
   if (o.iperf2) {
     const auto& flows = cells.front().tcp_flows;

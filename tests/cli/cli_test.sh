@@ -15,7 +15,7 @@ expect run-help 0 '--format' '' -- "$netsim" run --help
 expect no-command 2 '' 'missing command' -- "$netsim"
 expect unknown-command 2 '' "unknown command 'frobnicate'" -- "$netsim" frobnicate
 expect run-without-file 2 '' 'needs a scenario FILE' -- "$netsim" run
-expect bad-format 2 '' "--format must be text, json, csv, pb, iperf3, iperf3-json or iperf2, got 'xml'" -- "$netsim" run "$udp" --format xml
+expect bad-format 2 '' "--format must be text, json, csv, pb, iperf3, iperf3-json, iperf2 or ping, got 'xml'" -- "$netsim" run "$udp" --format xml
 expect bad-seed 2 '' '--seed needs an unsigned integer' -- "$netsim" run "$udp" --seed -3
 expect bad-jobs 2 '' 'needs a positive integer' -- "$netsim" run "$udp" -j 0
 expect unknown-option 2 '' "unknown option '--frob'" -- "$netsim" run "$udp" --frob
@@ -106,6 +106,17 @@ expect iperf2-server-reads 0 '^\[  1\] 0\.0000-2\.0[0-9]{3} sec .* [0-9]+=[0-9]+
   "$netsim" run "$iperf2" --format iperf2 --app-side server
 expect iperf2-none 2 '' 'no flow with app: iperf2' -- "$netsim" run "$udp" --format iperf2
 expect app-side-bad 2 '' '--app-side must be client or server' -- "$netsim" run "$iperf2" --app-side both
+
+# ping(8)'s own output for ping flows (the T1 testbed's idle ping), both layouts,
+# and the comparison of its round-trip times with the measured ping.
+ping=$src/scenarios/t1-idle-ping.yaml
+expect ping-freebsd 0 '^round-trip min/avg/max/stddev = 0\.[4-8][0-9]{2}/0\.[5-8][0-9]{2}/0\.[5-8][0-9]{2}/0\.[0-9]{3} ms$' '' -- \
+  "$netsim" run "$ping" --format ping --set seeds=1
+expect ping-linux 0 '^64 bytes from 192\.168\.1\.20: icmp_seq=10 ttl=64 time=0\.[4-8][0-9]{2} ms$' '' -- \
+  "$netsim" run "$ping" --format ping --set seeds=1 --set traffic.ping.output=linux
+expect ping-runs 0 '^== run 2/2: t1-idle-ping flow ping' '' -- "$netsim" run "$ping" --format ping --set seeds=2
+expect ping-measured 0 '^  1000 +5 +0\.[0-9]{3} +0\.[0-9]{3}-0\.[0-9]{3} +0\.485 ' '' -- "$netsim" run "$ping"
+expect ping-none 2 '' 'no flow with type: ping' -- "$netsim" run "$udp" --format ping
 
 # --trace-tcp: one file for a single run, one per run (PATH.<n>.csv) for a sweep.
 tcpbulk=$src/scenarios/tcp-bulk-nth.yaml

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <set>
 #include <string>
 
 #include "netsim/calibrate/calibration.h"
@@ -588,9 +589,52 @@ TEST(MeasuredDataCells, MapsKeysAveragesRepeatsAndReportsWhatItCannotUse) {
   EXPECT_NE(d.errors[0].find("broken-iperf3-garbled.txt:"), std::string::npos) << d.errors[0];
   EXPECT_NE(d.errors[1].find("'cc' is not a key of the measured block"), std::string::npos) << d.errors[1];
 
-  MeasuredSpec multi = block;
-  multi.metrics.push_back(m);
-  EXPECT_THROW(cells_from_data(multi, "s.yaml", mapping), ScenarioError);
+  // Files cannot tell two flows' figures or a fairness index apart.
+  MeasuredSpec two_flows = block;
+  MeasuredMetric other = m;
+  other.name = "other";
+  other.flow = "s2";
+  two_flows.metrics.push_back(other);
+  EXPECT_THROW(cells_from_data(two_flows, "s.yaml", mapping), ScenarioError);
+  MeasuredSpec fairness = block;
+  MeasuredMetric jain;
+  jain.name = "jain";
+  jain.fairness = {"s1", "s2"};
+  fairness.metrics = {jain};
+  EXPECT_THROW(cells_from_data(fairness, "s.yaml", mapping), ScenarioError);
+}
+
+TEST(MeasuredDataCells, OneFlowsSeveralMetricsComeFromTheSameFiles) {
+  // A ping's min, avg and max, as scenarios/t1-idle-ping.yaml compares them.
+  const std::string data = std::string(NETSIM_SOURCE_DIR) + "/tests/data/measure/";
+  MeasuredSpec block;
+  block.keys = {{"hz", "hosts.sender.hz"}};
+  for (const char* name : {"min", "avg", "max"}) {
+    MeasuredMetric k;
+    k.name = name;
+    k.flow = "ping";
+    k.metric = std::string("rtt_") + name + "_ms";
+    block.metrics.push_back(k);
+  }
+  block.multi = true;
+  measure::MappingEntry freebsd;
+  freebsd.file = data + "ping-freebsd.txt";
+  freebsd.params = {{"hz", "1000"}};
+  freebsd.source = "test";
+  measure::MappingEntry lost = freebsd;  // its second ping got no reply: no rtt figures
+  lost.file = data + "ping-two-runs.txt";
+  lost.params = {{"hz", "100"}};
+  const DataCells d = cells_from_data(block, "s.yaml", measure::MeasurementMapping{{freebsd, lost}});
+  const measure::LoadedMeasurements f = measure::load_measurement_file(data + "ping-freebsd.txt");
+  ASSERT_EQ(f.runs.size(), 1u);
+  ASSERT_GE(d.cells.size(), 1u);
+  EXPECT_EQ(d.cells[0].key_values, std::vector<std::string>{"1000"});
+  EXPECT_EQ(d.cells[0].values, (std::vector<double>{*f.runs[0].rtt_min_ms, *f.runs[0].rtt_avg_ms, *f.runs[0].rtt_max_ms}));
+  EXPECT_EQ(d.cells[0].value, *f.runs[0].rtt_min_ms);
+  // The run without replies is an error for each metric's entry, reported once.
+  std::set<std::string> unique(d.errors.begin(), d.errors.end());
+  EXPECT_EQ(unique.size(), d.errors.size());
+  EXPECT_FALSE(d.errors.empty());
 }
 
 }  // namespace

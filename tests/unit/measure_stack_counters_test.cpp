@@ -16,12 +16,7 @@ namespace {
 
 using test_support::kData;
 using test_support::runs_of;
-
-std::string error_of(const std::string& name) {
-  const LoadedMeasurements loaded = load_measurement_file(kData + name);
-  EXPECT_TRUE(loaded.runs.empty());
-  return loaded.errors.size() == 1 ? std::string(loaded.errors.front().what()) : "expected one error";
-}
+using test_support::file_error;
 
 TEST(MeasureNstat, ReceiverSnapshotAfterShellPrompts) {
   const auto runs = runs_of("nstat-receiver.txt");
@@ -58,7 +53,7 @@ TEST(MeasureNstat, PastedCounterLinesWithoutHeaderAreOneRun) {
 }
 
 TEST(MeasureNstat, Errors) {
-  EXPECT_EQ(error_of("broken-nstat-value.txt"),
+  EXPECT_EQ(file_error("broken-nstat-value.txt"),
             kData + "broken-nstat-value.txt:3: error: malformed value '1e3' of TcpExtDelayedACKs");
   auto error = [](const std::string& text) { return test_support::parse_error(text, MeasurementFormat::nstat); };
   EXPECT_EQ(error("#kernel\nTcpExtDelayedACKs 3 0.0\nTcpExtDelayedACKs 4 0.0\n"),
@@ -100,7 +95,7 @@ TEST(MeasureNetstatTcp, SingularLinesSectionsAndOmittedZeros) {
 }
 
 TEST(MeasureNetstatTcp, Errors) {
-  EXPECT_EQ(error_of("broken-netstat-count.txt"),
+  EXPECT_EQ(file_error("broken-netstat-count.txt"),
             kData + "broken-netstat-count.txt:4: error: malformed count 'nine' of 'retransmit timeouts'");
   auto error = [](const std::string& text) { return test_support::parse_error(text, MeasurementFormat::netstat_tcp); };
   EXPECT_EQ(error("tcp:\n\t3 retransmit timeouts\n\t4 retransmit timeouts\n"),

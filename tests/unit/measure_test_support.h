@@ -33,6 +33,13 @@ inline std::vector<MeasuredRun> runs_of(const std::string& name) {
   return loaded.runs;
 }
 
+// The one error of a broken sample file (which then yields no run), as text.
+inline std::string file_error(const std::string& name) {
+  const LoadedMeasurements loaded = load_measurement_file(kData + name);
+  EXPECT_TRUE(loaded.runs.empty());
+  return loaded.errors.size() == 1 ? std::string(loaded.errors.front().what()) : "expected one error";
+}
+
 // The error parse_measurements gives for `text` read as `format`, as text.
 inline std::string parse_error(const std::string& text, MeasurementFormat format) {
   return thrown([&] { parse_measurements(text, "t.txt", format); }).what();

@@ -270,6 +270,10 @@ TEST(MeasureDetection, EachSampleIsRecognised) {
   EXPECT_EQ(detected("iperf2-server-P2.txt"), "iperf2");
   EXPECT_EQ(detected("iperf2-plain.txt"), "iperf2");
   EXPECT_EQ(detected("nuttcp-udp.txt"), "nuttcp");
+  EXPECT_EQ(detected("nstat-receiver.txt"), "nstat");
+  EXPECT_EQ(detected("netstat-tcp-sender.txt"), "netstat-tcp");
+  EXPECT_EQ(detected("ping-freebsd.txt"), "ping");
+  EXPECT_EQ(detected("ping-linux.txt"), "ping");
 }
 
 TEST(MeasureDetection, UnrecognisedAndEmptyFiles) {
@@ -279,7 +283,7 @@ TEST(MeasureDetection, UnrecognisedAndEmptyFiles) {
   EXPECT_EQ(e.line, 0);
   EXPECT_STREQ(e.what(),
                "t.txt: error: no measurement recognised (expected iperf3 -J JSON, iperf3 or iperf2 text output, "
-               "nuttcp lines, nstat output or FreeBSD netstat -s -p tcp output)");
+               "nuttcp lines, nstat output, FreeBSD netstat -s -p tcp output or ping output)");
   const LoadedMeasurements missing = load_measurement_file(kData + "no-such-file.txt");
   ASSERT_EQ(missing.errors.size(), 1u);
   EXPECT_EQ(std::string(missing.errors[0].what()), kData + "no-such-file.txt: error: cannot open the file");

@@ -394,7 +394,7 @@ TEST(ScenarioLoaderErrors, FilterKeyForOtherType) {
                     "filters.x.every", "applies only to filters of type nth");
 }
 TEST(ScenarioLoaderErrors, UnsupportedTrafficType) {
-  expect_bad("traffic_type.yaml", 10, 14, "traffic.f.type", "unsupported traffic type 'sctp' (supported: udp, tcp)");
+  expect_bad("traffic_type.yaml", 10, 14, "traffic.f.type", "unsupported traffic type 'sctp' (supported: udp, tcp, ping)");
 }
 
 TEST(ScenarioLoaderErrors, IsolatedHost) {

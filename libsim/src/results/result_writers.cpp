@@ -165,6 +165,23 @@ void write_run_text(std::ostream& out, const results::RunResult& run, int index,
                           integer(f.receiver_delayed_acks()), integer(f.receiver_quickack_acks()),
                           integer(f.final_cwnd()), integer(f.srtt_us())});
     }
+    // Ping flows: ping(8)'s summary, round-trip times in ms.
+    std::vector<Row> ping_rows;
+    for (const auto& f : run.flows()) {
+      if (f.kind() != "ping") continue;
+      const auto ms = [&f](bool has, double v) { return has ? fixed(v, 3) : std::string("-"); };
+      ping_rows.push_back({f.name(), integer(f.packets_sent()), integer(f.packets_received()),
+                           ms(f.has_rtt_min_ms(), f.rtt_min_ms()), ms(f.has_rtt_avg_ms(), f.rtt_avg_ms()),
+                           ms(f.has_rtt_max_ms(), f.rtt_max_ms()), ms(f.has_rtt_stddev_ms(), f.rtt_stddev_ms())});
+    }
+    if (!ping_rows.empty()) {
+      out << "ping:\n";
+      write_table(out, "  ",
+                  {{"flow", Align::left}, {"transmitted", Align::right}, {"received", Align::right},
+                   {"min ms", Align::right}, {"avg ms", Align::right}, {"max ms", Align::right},
+                   {"stddev ms", Align::right}},
+                  ping_rows);
+    }
     if (!tcp_rows.empty()) {
       out << "tcp:\n";
       write_table(out, "  ",

@@ -6,9 +6,11 @@
 namespace netsim::measure {
 
 const std::vector<std::string>& metric_names() {
-  static const std::vector<std::string> names = {"receiver_mbps",    "sender_mbps",      "throughput_mbps",
-                                                 "retransmits",      "cpu_sender_pct",   "cpu_receiver_pct",
-                                                 "rto_count",        "recovery_episodes", "receiver_delayed_acks"};
+  static const std::vector<std::string> names = {"receiver_mbps",    "sender_mbps",       "throughput_mbps",
+                                                 "retransmits",      "cpu_sender_pct",    "cpu_receiver_pct",
+                                                 "rto_count",        "recovery_episodes", "receiver_delayed_acks",
+                                                 "rtt_min_ms",       "rtt_avg_ms",        "rtt_max_ms",
+                                                 "rtt_stddev_ms"};
   return names;
 }
 
@@ -34,6 +36,10 @@ std::optional<double> metric_value(const MeasuredRun& run, std::string_view name
   if (name == "receiver_delayed_acks") return as_double(run.receiver_delayed_acks);
   if (name == "cpu_sender_pct") return run.cpu_sender_pct;
   if (name == "cpu_receiver_pct") return run.cpu_receiver_pct;
+  if (name == "rtt_min_ms") return run.rtt_min_ms;
+  if (name == "rtt_avg_ms") return run.rtt_avg_ms;
+  if (name == "rtt_max_ms") return run.rtt_max_ms;
+  if (name == "rtt_stddev_ms") return run.rtt_stddev_ms;
   throw std::invalid_argument("unknown metric '" + std::string(name) + "'");
 }
 

@@ -70,7 +70,7 @@ class MappingReader {
       } else if (key == "format") {
         const std::string format = scalar(kv.second, "'format'");
         e.format = format_from_name(format);
-        if (!e.format) fail(kv.second, "unknown format '" + format + "' (expected iperf3-json, iperf3-text, iperf2, nuttcp, nstat or netstat-tcp)");
+        if (!e.format) fail(kv.second, "unknown format '" + format + "' (expected iperf3-json, iperf3-text, iperf2, nuttcp, nstat, netstat-tcp or ping)");
       } else {
         fail(kv.first, "unknown key '" + key + "' (expected file, params, metric, format)");
       }

@@ -48,17 +48,40 @@ double flow_metric(const results::FlowStats& f, const std::string& metric) {
   if (metric == "receiver_delayed_acks") return static_cast<double>(f.receiver_delayed_acks());
   if (metric == "cpu_sender_pct") return f.sender_cpu_pct();
   if (metric == "cpu_receiver_pct") return f.receiver_cpu_pct();
+  if (metric == "rtt_min_ms") return f.rtt_min_ms();
+  if (metric == "rtt_avg_ms") return f.rtt_avg_ms();
+  if (metric == "rtt_max_ms") return f.rtt_max_ms();
+  if (metric == "rtt_stddev_ms") return f.rtt_stddev_ms();
   return metric == "sender_mbps" ? f.sender_mbps() : f.receiver_mbps();
+}
+
+// A ping flow without a single reply has no round-trip figures: no value,
+// rather than a 0 that would read as an infinitely fast path.
+bool flow_has_metric(const results::FlowStats& f, const std::string& metric) {
+  return !is_rtt_metric(metric) || f.has_rtt_min_ms();
 }
 
 bool is_cpu_metric(const std::string& metric) { return metric == "cpu_sender_pct" || metric == "cpu_receiver_pct"; }
 
+bool is_throughput_metric(const std::string& metric) { return metric == "receiver_mbps" || metric == "sender_mbps"; }
+
 bool is_known_metric(const std::string& metric) {
-  return metric == "receiver_mbps" || metric == "sender_mbps" || is_count_metric(metric) || is_cpu_metric(metric);
+  return is_throughput_metric(metric) || is_count_metric(metric) || is_cpu_metric(metric) || is_rtt_metric(metric);
 }
 
+// A metric other than the three fixed columns of the single-metric CSV
+// (sender_mbps, receiver_mbps, retransmits) gets a column of its own.
+bool has_own_column(const std::string& metric) {
+  return is_cpu_metric(metric) || is_rtt_metric(metric) || (is_count_metric(metric) && metric != "retransmits");
+}
+
+// Decimals the comparison prints: Mbit/s, counts and percent to 0.1, ping
+// times to the microsecond as ping(8) prints them.
+int metric_decimals(const std::string& metric) { return is_rtt_metric(metric) ? 3 : 1; }
+
 constexpr const char* kMetricChoices = "metric must be receiver_mbps, sender_mbps, retransmits, rto_count, "
-                                       "recovery_episodes, receiver_delayed_acks, cpu_sender_pct or cpu_receiver_pct";
+                                       "recovery_episodes, receiver_delayed_acks, cpu_sender_pct, cpu_receiver_pct, "
+                                       "rtt_min_ms, rtt_avg_ms, rtt_max_ms or rtt_stddev_ms";
 
 double metric(const results::FlowStats& f, const MeasuredSpec& m) { return flow_metric(f, m.metric); }
 
@@ -80,6 +103,10 @@ std::string ratio_text(double r) {
 bool is_count_metric(const std::string& metric) {
   return metric == "retransmits" || metric == "rto_count" || metric == "recovery_episodes" ||
          metric == "receiver_delayed_acks";
+}
+
+bool is_rtt_metric(const std::string& metric) {
+  return metric == "rtt_min_ms" || metric == "rtt_avg_ms" || metric == "rtt_max_ms" || metric == "rtt_stddev_ms";
 }
 
 double measured_error(const MeasuredMetric& k, double simulated, double measured) {
@@ -141,7 +168,7 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec) {
         }
       }
       if (k.is_fairness() && !k.flow.empty()) r.fail(def, field, "a metric is either a flow's or a fairness index");
-      if (k.is_fairness() && (is_count_metric(k.metric) || is_cpu_metric(k.metric))) {
+      if (k.is_fairness() && !is_throughput_metric(k.metric)) {
         r.fail(def, field, "Jain's index is taken over throughputs (receiver_mbps or sender_mbps)");
       }
       if (k.name == "seed") r.fail(kv.first, field, "'seed' is a column of its own; choose another name");
@@ -198,7 +225,10 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec) {
 }
 
 std::optional<double> metric_value(const results::RunResult& r, const MeasuredMetric& k) {
-  auto throughput = [&k](const results::FlowStats& f) { return flow_metric(f, k.metric); };
+  auto throughput = [&k](const results::FlowStats& f) -> std::optional<double> {
+    if (!flow_has_metric(f, k.metric)) return std::nullopt;
+    return flow_metric(f, k.metric);
+  };
   auto find_flow = [&r](const std::string& name) -> const results::FlowStats* {
     for (const auto& f : r.flows()) {
       if (name.empty() || f.name() == name) return &f;
@@ -214,7 +244,7 @@ std::optional<double> metric_value(const results::RunResult& r, const MeasuredMe
   for (const std::string& name : k.fairness) {
     const results::FlowStats* f = find_flow(name);
     if (f == nullptr) return std::nullopt;
-    shares.push_back(throughput(*f));
+    shares.push_back(*throughput(*f));
   }
   try {
     return stats::jain_index(shares);
@@ -268,13 +298,13 @@ namespace {
 
 std::string column_name(const MeasuredMetric& k) {
   if (k.is_fairness()) return k.name;
-  if (is_cpu_metric(k.metric) || (k.is_count() && k.metric != "retransmits")) return k.name + "_" + k.metric;
+  if (has_own_column(k.metric)) return k.name + "_" + k.metric;
   return k.name + (k.metric == "retransmits" ? "_retransmits" : "_mbps");
 }
 
-// Fairness as the tables print it ("94.0%"), throughput in Mbit/s.
+// Fairness as the tables print it ("94.0%"), throughput in Mbit/s, ping times in ms.
 std::string metric_text(const MeasuredMetric& k, double v) {
-  return k.is_fairness() ? fixed(v * 100.0, 1) + "%" : fixed(v, 1);
+  return k.is_fairness() ? fixed(v * 100.0, 1) + "%" : fixed(v, metric_decimals(k.metric));
 }
 
 void write_aligned(std::ostream& out, const std::vector<std::vector<std::string>>& table) {
@@ -295,7 +325,7 @@ void write_aligned(std::ostream& out, const std::vector<std::vector<std::string>
 std::string ranking_text(const ComparisonRow& row, const MeasuredSpec& m) {
   std::vector<std::size_t> idx;
   for (std::size_t i = 0; i < m.metrics.size(); ++i) {
-    if (m.metrics[i].is_fairness()) continue;
+    if (m.metrics[i].is_fairness() || !is_throughput_metric(m.metrics[i].metric)) continue;
     if (row.metrics[i].runs == 0) return "-";
     idx.push_back(i);
   }
@@ -322,8 +352,9 @@ void write_multi_text(std::ostream& out, const std::vector<ComparisonRow>& rows,
     header.emplace_back("measured");
     header.emplace_back(k.is_fairness() ? "error pt" : "error %");
   }
-  const bool ranked =
-      std::count_if(m.metrics.begin(), m.metrics.end(), [](const MeasuredMetric& k) { return !k.is_fairness(); }) >= 2;
+  const bool ranked = std::count_if(m.metrics.begin(), m.metrics.end(), [](const MeasuredMetric& k) {
+                        return !k.is_fairness() && is_throughput_metric(k.metric);
+                      }) >= 2;
   if (ranked) header.emplace_back("ranking");
   std::vector<std::vector<std::string>> table{header};
   for (const ComparisonRow& row : rows) {
@@ -359,9 +390,10 @@ void write_comparison_text(std::ostream& out, const results::RunSet& runs, const
   for (const auto& row : rows) {
     std::vector<std::string> line = row.key_values;
     line.push_back(std::to_string(row.runs));
-    line.push_back(row.runs > 0 ? fixed(row.sim_mean, 1) : "-");
-    line.push_back(row.runs > 1 ? fixed(row.sim_min, 1) + "-" + fixed(row.sim_max, 1) : "");
-    line.push_back(fixed(row.measured, 1));
+    const int d = metric_decimals(m.metric);
+    line.push_back(row.runs > 0 ? fixed(row.sim_mean, d) : "-");
+    line.push_back(row.runs > 1 ? fixed(row.sim_min, d) + "-" + fixed(row.sim_max, d) : "");
+    line.push_back(fixed(row.measured, d));
     line.push_back(row.runs > 0 ? (row.error_pct >= 0 ? "+" : "") + fixed(row.error_pct, 1) : "-");
     table.push_back(std::move(line));
   }
@@ -411,8 +443,7 @@ void write_comparison_csv(std::ostream& out, const results::RunSet& runs, const 
   std::map<std::vector<std::string>, double> measured;
   for (const auto& c : m.cells) measured[c.key_values] = c.value;
   for (const auto& k : m.keys) out << k.first << ",";
-  // A metric other than the three fixed columns gets a column of its own.
-  const bool own_column = is_cpu_metric(m.metric) || (is_count_metric(m.metric) && m.metric != "retransmits");
+  const bool own_column = has_own_column(m.metric);
   out << "seed,sender_mbps,receiver_mbps,retransmits," << (own_column ? m.metric + "," : "")
       << (m.metric == "retransmits" ? "measured_retransmits" : own_column ? "measured_" + m.metric : "measured_mbps")
       << ",error_pct\n";
@@ -427,9 +458,11 @@ void write_comparison_csv(std::ostream& out, const results::RunSet& runs, const 
     }
     out << format_double_roundtrip(f->sender_mbps()) << "," << format_double_roundtrip(f->receiver_mbps()) << ","
         << (f->kind() == "tcp" ? f->retransmits() : f->packets_lost()) << ",";
-    if (own_column) out << format_double_roundtrip(metric(*f, m)) << ",";
+    const bool has_value = flow_has_metric(*f, m.metric);
+    if (own_column) out << (has_value ? format_double_roundtrip(metric(*f, m)) : "") << ",";
     const auto it = measured.find(keys);
-    if (it == measured.end()) {
+    if (it == measured.end() || !has_value) {
+      if (it != measured.end()) out << format_double_roundtrip(it->second);
       out << ",\n";
     } else {
       out << format_double_roundtrip(it->second) << ","

@@ -388,6 +388,27 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     b.udp_flows.push_back({&fl, source, sink});
   }
 
+  // One echo service per pinged host; each ping process its own identifier.
+  std::map<std::string, IcmpEchoResponder*> echo_services;
+  std::uint16_t ping_ident = 0;
+  for (const auto& fl : spec.ping_flows) {
+    auto* from = static_cast<Host*>(b.nodes[idx.ids.at(fl.from)]);
+    auto* to = static_cast<Host*>(b.nodes[idx.ids.at(fl.to)]);
+    if (echo_services.count(fl.to) == 0) {
+      echo_services[fl.to] = &sim.add<IcmpEchoResponder>(fl.to + "/icmp-echo", *to);
+    }
+    PingConfig c;
+    c.dst = to->id();
+    c.ident = ++ping_ident;
+    c.data_bytes = static_cast<std::uint32_t>(fl.data_bytes);
+    c.interval = fl.interval;
+    c.count = fl.count;
+    c.start = fl.start;
+    c.stop = fl.stop ? std::min(*fl.stop, spec.duration) : spec.duration;
+    c.flow_id = flow_id++;
+    b.ping_flows.push_back({&fl, &sim.add<PingClient>(fl.name, *from, c)});
+  }
+
   // One Linux receiver per distinct (host, dst_port), created before any
   // sender so that no sender takes its port as an ephemeral one.
   struct Listener {

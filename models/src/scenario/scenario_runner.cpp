@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <functional>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -206,6 +207,32 @@ void add_tcp_flow(results::RunResult& out, const BuiltTcpFlow& f, const CpuLogs&
   }
   if (const auto it = cpu_logs.find(f.spec->to); it != cpu_logs.end()) {
     s->set_receiver_cpu_pct(it->second->utilization_pct(f.driver->start(), f.driver->end()));
+  }
+}
+
+// A ping flow's figures as ping(8) summarizes them at the end of the run.
+void add_ping_flow(results::RunResult& out, const BuiltPingFlow& f) {
+  const PingClient& c = *f.client;
+  const PingStats st = c.stats();
+  auto* s = out.add_flows();
+  s->set_name(f.spec->name);
+  s->set_kind("ping");
+  s->set_src(f.spec->from);
+  s->set_dst(f.spec->to);
+  s->set_packets_sent(st.transmitted);
+  s->set_bytes_sent(st.transmitted * c.config().data_bytes);
+  s->set_packets_received(st.received);
+  s->set_bytes_received(st.received * c.config().data_bytes);
+  s->set_packets_lost(st.transmitted - std::min(st.transmitted, st.received));
+  s->set_loss_pct(st.transmitted > 0 ? 100.0 * static_cast<double>(s->packets_lost()) / static_cast<double>(st.transmitted)
+                                     : 0.0);
+  s->set_start_ps(c.config().start);
+  s->set_end_ps(c.config().stop);
+  if (st.min_ms) {
+    s->set_rtt_min_ms(*st.min_ms);
+    s->set_rtt_avg_ms(*st.avg_ms);
+    s->set_rtt_max_ms(*st.max_ms);
+    s->set_rtt_stddev_ms(*st.stddev_ms);
   }
 }
 
@@ -413,6 +440,27 @@ void add_iperf2(results::RunResult& out, const ScenarioSpec& spec, const BuiltTc
   }
 }
 
+// The replies as ping(8) printed them, for --format ping.
+void add_ping(results::RunResult& out, const ScenarioSpec& spec, const BuiltPingFlow& f) {
+  const PingClient& c = *f.client;
+  auto* r = out.add_ping();
+  r->set_flow(f.spec->name);
+  r->set_from_address(host_address(spec, f.spec->from));
+  r->set_to_address(host_address(spec, f.spec->to));
+  r->set_data_bytes(c.config().data_bytes);
+  r->set_output(f.spec->output);
+  r->set_transmitted(c.transmitted());
+  SimTime last = c.transmitted() > 0 ? c.config().start + static_cast<SimTime>(c.transmitted() - 1) * c.config().interval
+                                     : c.config().start;
+  for (const PingReply& x : c.replies()) {
+    auto* rec = r->add_replies();
+    rec->set_icmp_seq(x.seq);
+    rec->set_time_ps(x.rtt);
+    last = std::max(last, x.received);
+  }
+  r->set_elapsed_ps(last - c.config().start);
+}
+
 // Busy time and utilization cover [0, duration]; counts include the drain.
 void add_channel_stats(results::RunResult& out, const std::string& link, const Channel& ch, SimTime busy,
                        SimTime duration) {
@@ -518,18 +566,16 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
 
   out.set_sim_time_ps(spec.duration);
   out.set_events(sim.events_processed());
-  // Flows of both kinds in file order.
-  std::size_t u = 0;
-  std::size_t t = 0;
-  while (u < b.udp_flows.size() || t < b.tcp_flows.size()) {
-    const bool udp_next = t == b.tcp_flows.size() ||
-                          (u < b.udp_flows.size() && b.udp_flows[u].spec->order < b.tcp_flows[t].spec->order);
-    if (udp_next) {
-      add_udp_flow(out, b.udp_flows[u++]);
-    } else {
-      add_tcp_flow(out, b.tcp_flows[t++], cpu_logs);
-    }
+  // Flows of every kind in file order.
+  std::vector<std::pair<int, std::function<void()>>> flows;
+  for (const BuiltUdpFlow& f : b.udp_flows) flows.emplace_back(f.spec->order, [&out, &f] { add_udp_flow(out, f); });
+  for (const BuiltTcpFlow& f : b.tcp_flows) {
+    flows.emplace_back(f.spec->order, [&out, &f, &cpu_logs] { add_tcp_flow(out, f, cpu_logs); });
   }
+  for (const BuiltPingFlow& f : b.ping_flows) flows.emplace_back(f.spec->order, [&out, &f] { add_ping_flow(out, f); });
+  std::sort(flows.begin(), flows.end(), [](const auto& a, const auto& c) { return a.first < c.first; });
+  for (const auto& [order, add] : flows) add();
+  for (const BuiltPingFlow& f : b.ping_flows) add_ping(out, spec, f);
   for (const BuiltTcpFlow& f : b.tcp_flows) {
     if (f.iperf3_client != nullptr) add_iperf3(out, spec, f);
     if (f.iperf3_reverse_client != nullptr) add_iperf3_reverse(out, spec, f);

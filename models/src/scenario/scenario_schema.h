@@ -38,16 +38,19 @@ inline constexpr std::array<std::string_view, 16> kTcpFlowKeys{"type", "from", "
                                                                "sack", "lrd",  "tso", "app",      "time", "length",
                                                                "parallel", "start_jitter", "reverse"};
 inline constexpr std::array<std::string_view, 3> kTcpApps{"bulk", "iperf3", "iperf2"};
+inline constexpr std::array<std::string_view, 9> kPingFlowKeys{"type",  "from",  "to",   "count", "interval",
+                                                               "size",  "start", "stop", "output"};
+inline constexpr std::array<std::string_view, 2> kPingOutputs{"freebsd", "linux"};
 // Every key of any flow type: what a sweep key may name (the type-specific
 // check happens when the value is tried on the scenario).
-inline constexpr std::array<std::string_view, 19> kAnyFlowKeys{
+inline constexpr std::array<std::string_view, 22> kAnyFlowKeys{
     "type", "from", "to", "src_port", "dst_port", "size", "rate", "cc", "sack", "lrd", "tso", "start", "stop",
-    "app",  "time", "length", "parallel", "start_jitter", "reverse"};
+    "app",  "time", "length", "parallel", "start_jitter", "reverse", "count", "interval", "output"};
 
 inline constexpr std::array<std::string_view, 2> kFilterHooks{"ingress", "egress"};
 inline constexpr std::array<std::string_view, 2> kFilterTypes{"nth", "random"};
-inline constexpr std::array<std::string_view, 2> kProtocols{"tcp", "udp"};
-inline constexpr std::array<std::string_view, 2> kTrafficTypes{"udp", "tcp"};
+inline constexpr std::array<std::string_view, 3> kProtocols{"tcp", "udp", "icmp"};
+inline constexpr std::array<std::string_view, 3> kTrafficTypes{"udp", "tcp", "ping"};
 inline constexpr std::array<std::string_view, 3> kTcpCcNames{"newreno", "cubic", "cubic_d46046"};
 inline constexpr std::array<std::string_view, 2> kNicFilterPositions{"after_gro", "before_gro"};
 inline constexpr std::array<std::string_view, 2> kBooleans{"true", "false"};

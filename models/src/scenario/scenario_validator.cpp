@@ -79,12 +79,15 @@ class Validator {
   void parse_match(const Field& f, MatchSpec& m);
   void parse_flow(const std::string& name, const Field& f);
   void parse_udp_flow(const std::string& name, const Field& f);
+  void parse_ping_flow(const std::string& name, const Field& f);
   void parse_tcp_flow(const std::string& name, const Field& f);
   // Where the keys every flow type shares were written, for later checks.
   struct SharedFlowFields {
     std::optional<Field> from, to, start, stop;
   };
   // Reads from, to, dst_port, start or stop into any flow spec; false for other keys.
+  template <typename FlowSpec>
+  FlowSpec new_flow(const std::string& name, const Field& f);
   template <typename FlowSpec>
   bool read_shared_flow_key(const std::string& key, const Field& v, FlowSpec& fl, SharedFlowFields& at);
   template <typename FlowSpec>
@@ -443,15 +446,21 @@ void Validator::parse_filter(const std::string& name, const Field& f) {
 }
 
 void Validator::parse_match(const Field& f, MatchSpec& m) {
+  std::optional<Field> port_at;
   r_.visit_fields(f, kMatchKeys, [&](const std::string& key, const Field& v) {
     if (key == "protocol") {
-      m.protocol = r_.choice(v, kProtocols) == "tcp" ? IpProtocol::tcp : IpProtocol::udp;
+      const std::string& protocol = r_.choice(v, kProtocols);
+      m.protocol = protocol == "tcp" ? IpProtocol::tcp : protocol == "udp" ? IpProtocol::udp : IpProtocol::icmp;
     } else if (key == "src_port") {
       m.src_port = static_cast<std::uint16_t>(r_.integer(v, 1, 65535));
+      port_at.emplace(v);
     } else if (key == "dst_port") {
       m.dst_port = static_cast<std::uint16_t>(r_.integer(v, 1, 65535));
+      port_at.emplace(v);
     }
   });
+  // As iptables: --sport/--dport exist only for -p tcp and -p udp.
+  if (port_at && m.protocol == IpProtocol::icmp) r_.fail(*port_at, "icmp has no ports: match it by protocol alone");
 }
 
 void Validator::parse_flow(const std::string& name, const Field& f) {
@@ -466,9 +475,20 @@ void Validator::parse_flow(const std::string& name, const Field& f) {
   }
   if (type_name == "tcp") {
     parse_tcp_flow(name, f);
+  } else if (type_name == "ping") {
+    parse_ping_flow(name, f);
   } else {
     parse_udp_flow(name, f);
   }
+}
+
+template <typename FlowSpec>
+FlowSpec Validator::new_flow(const std::string& name, const Field& f) {
+  FlowSpec fl;
+  fl.name = name;
+  fl.loc = r_.loc(f.key);
+  fl.order = flow_order_++;  // flows of every type are reported in file order
+  return fl;
 }
 
 template <typename FlowSpec>
@@ -480,7 +500,7 @@ bool Validator::read_shared_flow_key(const std::string& key, const Field& v, Flo
     fl.to = r_.scalar(v, "a host name");
     at.to.emplace(v);
   } else if (key == "dst_port") {
-    fl.dst_port = static_cast<std::uint16_t>(r_.integer(v, 1, 65535));
+    if constexpr (requires { fl.dst_port; }) fl.dst_port = static_cast<std::uint16_t>(r_.integer(v, 1, 65535));
   } else if (key == "start") {
     fl.start = r_.duration(v);
     at.start.emplace(v);
@@ -525,10 +545,7 @@ void Validator::check_flow_ends(const Field& f, const std::set<std::string>& see
 }
 
 void Validator::parse_udp_flow(const std::string& name, const Field& f) {
-  UdpFlowSpec fl;
-  fl.name = name;
-  fl.loc = r_.loc(f.key);
-  fl.order = flow_order_++;
+  auto fl = new_flow<UdpFlowSpec>(name, f);
   SharedFlowFields at;
   const auto seen = r_.visit_fields(f, kUdpFlowKeys, [&](const std::string& key, const Field& v) {
     if (read_shared_flow_key(key, v, fl, at)) return;
@@ -551,11 +568,30 @@ void Validator::parse_udp_flow(const std::string& name, const Field& f) {
   spec_.udp_flows.push_back(std::move(fl));
 }
 
+void Validator::parse_ping_flow(const std::string& name, const Field& f) {
+  auto fl = new_flow<PingFlowSpec>(name, f);
+  SharedFlowFields at;
+  const auto seen = r_.visit_fields(f, kPingFlowKeys, [&](const std::string& key, const Field& v) {
+    if (read_shared_flow_key(key, v, fl, at)) return;
+    if (key == "count") {
+      fl.count = static_cast<std::uint64_t>(r_.integer(v, 1, std::int64_t{1} << 40));
+    } else if (key == "interval") {
+      fl.interval = r_.duration(v);
+      if (fl.interval <= 0) r_.fail(v, "interval must be greater than zero");
+    } else if (key == "size") {
+      // ping -s: at least the 8 bytes of ping's timestamp, at most what fits
+      // an IPv4 datagram after the IP and ICMP headers.
+      fl.data_bytes = r_.size(v, 8, 65507);
+    } else if (key == "output") {
+      fl.output = r_.choice(v, kPingOutputs);
+    }
+  });
+  check_flow_ends(f, seen, fl, at);
+  spec_.ping_flows.push_back(std::move(fl));
+}
+
 void Validator::parse_tcp_flow(const std::string& name, const Field& f) {
-  TcpFlowSpec fl;
-  fl.name = name;
-  fl.loc = r_.loc(f.key);
-  fl.order = flow_order_++;
+  auto fl = new_flow<TcpFlowSpec>(name, f);
   SharedFlowFields at;
   std::optional<Field> parallel_at;
   std::optional<Field> start_jitter_at;
@@ -685,6 +721,7 @@ std::vector<std::string> Validator::element_names(std::string_view section) cons
   if (section == "traffic") {
     add(spec_.udp_flows);
     add(spec_.tcp_flows);
+    add(spec_.ping_flows);
   }
   return names;
 }
@@ -790,6 +827,7 @@ void Validator::check_connectivity() const {
   std::vector<std::pair<int, std::function<void()>>> flows;
   for (const auto& fl : spec_.udp_flows) flows.emplace_back(fl.order, [&check_flow, &fl] { check_flow(fl); });
   for (const auto& fl : spec_.tcp_flows) flows.emplace_back(fl.order, [&check_flow, &fl] { check_flow(fl); });
+  for (const auto& fl : spec_.ping_flows) flows.emplace_back(fl.order, [&check_flow, &fl] { check_flow(fl); });
   std::sort(flows.begin(), flows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& [order, check] : flows) check();
 }

@@ -18,11 +18,13 @@ struct DataCells {
   std::vector<std::string> errors;  // "FILE:LINE: error: ..." per file or run that could not be used
 };
 
-// The block must have one metric (a flow's receiver_mbps or sender_mbps);
-// the files give that metric unless a mapping entry names another, which is
-// an error for that entry. A sample's params must name every key of the
-// block, by its short name or by its scenario path, and nothing else.
-// Throws ScenarioError (at `block_file`) if the block has several metrics.
+// The block's metrics must all be one flow's (a throughput, a count, or a
+// ping's rtt_min_ms, rtt_avg_ms and rtt_max_ms together); the files give
+// each of them unless a mapping entry names another, which is an error for
+// that entry, and a cell some of whose metrics no file gives is left out
+// with an error. A sample's params must name every key of the block, by its
+// short name or by its scenario path, and nothing else. Throws ScenarioError
+// (at `block_file`) for a fairness index or metrics of several flows.
 DataCells cells_from_data(const MeasuredSpec& block, const std::string& block_file,
                           const measure::MeasurementMapping& mapping);
 

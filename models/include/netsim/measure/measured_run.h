@@ -1,11 +1,13 @@
 // One measured test run, as read from a measurement tool's report (iperf3,
-// iperf2, nuttcp) or from one snapshot of a TCP stack's counters (Linux
-// nstat, FreeBSD netstat -s -p tcp), reduced to the figures calibration
-// compares with a simulation.
+// iperf2, nuttcp), from one snapshot of a TCP stack's counters (Linux
+// nstat, FreeBSD netstat -s -p tcp) or from one ping's statistics (FreeBSD
+// or Linux ping), reduced to the figures calibration compares with a
+// simulation.
 //
 // Units: rates in Mbit/s = 1e6 bit/s (iperf and nuttcp print 1000-based bit
 // rates); CPU in percent of one host as the tool reports it; durations in
-// seconds. A figure the report does not carry is left empty, never guessed.
+// seconds; round-trip times in milliseconds, as ping prints them. A figure
+// the report does not carry is left empty, never guessed.
 #pragma once
 
 #include <cstdint>
@@ -19,10 +21,10 @@ namespace netsim::measure {
 struct MeasuredRun {
   std::string file;  // as given to the parser
   int line = 0;      // the line where this run's report starts (1-based)
-  std::string tool;  // "iperf3-json" | "iperf3-text" | "iperf2" | "nuttcp" | "nstat" | "netstat-tcp"
+  std::string tool;  // "iperf3-json" | "iperf3-text" | "iperf2" | "nuttcp" | "nstat" | "netstat-tcp" | "ping"
   // Whose report it is: "client", "server", or "" when the report does not say.
   std::string side;
-  std::string protocol = "TCP";  // "TCP" | "UDP"
+  std::string protocol = "TCP";  // "TCP" | "UDP" | "ICMP" (ping)
   bool reverse = false;          // iperf3 -R: the server sent the data
 
   // The headline rate of the report: the data receiver's figure if it has one,
@@ -40,8 +42,18 @@ struct MeasuredRun {
   std::optional<std::uint64_t> rto_count;              // the sender's retransmission timeouts
   std::optional<std::uint64_t> recovery_episodes;      // the sender's SACK recovery episodes
   std::optional<std::uint64_t> receiver_delayed_acks;  // ACKs sent by the receiver's delayed-ACK timer
-  // False for a counter snapshot, which carries no rate: throughput_mbps is
-  // then not a metric of the run.
+  // A ping's statistics (ping only): echo requests sent, replies received
+  // (duplicates not counted), and the replies' round-trip times: min, mean,
+  // max and population standard deviation (FreeBSD's stddev, Linux's mdev).
+  // ping prints no times when no reply came back; they are then empty.
+  std::optional<std::uint64_t> ping_transmitted;
+  std::optional<std::uint64_t> ping_received;
+  std::optional<double> rtt_min_ms;
+  std::optional<double> rtt_avg_ms;
+  std::optional<double> rtt_max_ms;
+  std::optional<double> rtt_stddev_ms;
+  // False for a counter snapshot or a ping, which carry no rate:
+  // throughput_mbps is then not a metric of the run.
   bool has_rates = true;
 
   double duration_s = 0;  // the summary's interval (0 - end)
@@ -54,7 +66,8 @@ struct MeasuredRun {
 
 // The figures a run can give, by name: receiver_mbps, sender_mbps,
 // throughput_mbps, retransmits, cpu_sender_pct, cpu_receiver_pct, rto_count,
-// recovery_episodes, receiver_delayed_acks.
+// recovery_episodes, receiver_delayed_acks, rtt_min_ms, rtt_avg_ms,
+// rtt_max_ms, rtt_stddev_ms.
 const std::vector<std::string>& metric_names();
 bool is_metric(std::string_view name);
 // The value of metric `name` in `run`, or empty if the run does not carry it.

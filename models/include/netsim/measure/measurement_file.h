@@ -1,7 +1,8 @@
 // Reading measurement files: the format is detected from the content
 // (iperf3 -J JSON, iperf3 text, iperf2 text, nuttcp lines, Linux nstat and
-// FreeBSD netstat -s -p tcp counter snapshots; see docs/measured-data.md), and
-// a file may hold several runs one after another.
+// FreeBSD netstat -s -p tcp counter snapshots, FreeBSD or Linux ping output;
+// see docs/measured-data.md), and a file may hold several runs one after
+// another.
 #pragma once
 
 #include <optional>
@@ -14,17 +15,17 @@
 
 namespace netsim::measure {
 
-enum class MeasurementFormat { iperf3_json, iperf3_text, iperf2, nuttcp, nstat, netstat_tcp };
+enum class MeasurementFormat { iperf3_json, iperf3_text, iperf2, nuttcp, nstat, netstat_tcp, ping };
 
-// "iperf3-json", "iperf3-text", "iperf2", "nuttcp", "nstat", "netstat-tcp"
-// (MeasuredRun::tool).
+// "iperf3-json", "iperf3-text", "iperf2", "nuttcp", "nstat", "netstat-tcp",
+// "ping" (MeasuredRun::tool).
 std::string format_name(MeasurementFormat format);
 // The format with that name, or empty.
 std::optional<MeasurementFormat> format_from_name(std::string_view name);
 
 // JSON if the first non-blank character is '{'; otherwise the format whose
 // characteristic lines (banners, headers, summary tags, nuttcp's "MB / ... sec
-// = ... Mbps") occur most often. Throws MeasureError (line 0) when no format's
+// = ... Mbps", ping's replies and statistics) occur most often. Throws MeasureError (line 0) when no format's
 // lines occur, or two formats' equally often.
 MeasurementFormat detect_format(std::string_view text, const std::string& file);
 

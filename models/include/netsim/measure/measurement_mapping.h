@@ -10,7 +10,7 @@
 // file's directory), `params` (required map; keys are a scenario's
 // `measured.keys` short names or full dotted parameter paths, kept as
 // written), `metric` (optional; a name from metric_names()), `format`
-// (optional; iperf3-json, iperf3-text, iperf2, nuttcp, nstat or netstat-tcp, else detected).
+// (optional; iperf3-json, iperf3-text, iperf2, nuttcp, nstat, netstat-tcp or ping, else detected).
 #pragma once
 
 #include <map>

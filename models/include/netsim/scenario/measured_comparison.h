@@ -53,7 +53,8 @@ struct MeasuredCell {
 struct MeasuredMetric {
   std::string name;                     // "value" for a single-metric block
   // receiver_mbps | sender_mbps | retransmits | rto_count | recovery_episodes |
-  // receiver_delayed_acks | cpu_sender_pct | cpu_receiver_pct (fairness: the throughputs)
+  // receiver_delayed_acks | cpu_sender_pct | cpu_receiver_pct | rtt_min_ms |
+  // rtt_avg_ms | rtt_max_ms | rtt_stddev_ms (a ping flow's; fairness: the throughputs)
   std::string metric = "receiver_mbps";
   std::string flow;                     // throughput: the flow (empty: the first flow of each run)
   std::vector<std::string> fairness;    // non-empty: Jain's index over these flows
@@ -63,6 +64,8 @@ struct MeasuredMetric {
 
 // retransmits, rto_count, recovery_episodes, receiver_delayed_acks.
 bool is_count_metric(const std::string& metric);
+// rtt_min_ms, rtt_avg_ms, rtt_max_ms, rtt_stddev_ms: a ping flow's summary.
+bool is_rtt_metric(const std::string& metric);
 // What a measured or simulated value is compared as: itself, or for a count
 // at least 1, so that a count of 0 (no RTO in the run) stays a finite miss.
 inline double compared_value(bool count, double v) { return count && v < 1.0 ? 1.0 : v; }

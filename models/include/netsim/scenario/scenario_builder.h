@@ -12,6 +12,7 @@
 #include "netsim/app/iperf3_reverse_client.h"
 #include "netsim/app/iperf3_reverse_server.h"
 #include "netsim/app/iperf3_server.h"
+#include "netsim/app/ping_client.h"
 #include "netsim/app/udp_sink.h"
 #include "netsim/app/udp_source.h"
 #include "netsim/filter/packet_filter.h"
@@ -131,6 +132,11 @@ struct BuiltTcpFlow {
   SimTime start = 0;  // the flow's actual start: spec start plus its start_jitter draw
 };
 
+struct BuiltPingFlow {
+  const PingFlowSpec* spec;
+  PingClient* client;
+};
+
 // Everything a run needs, owned together. The spec must outlive it.
 struct BuiltScenario {
   const ScenarioSpec* spec = nullptr;
@@ -141,6 +147,7 @@ struct BuiltScenario {
   std::vector<BuiltFilter> filters;
   std::vector<BuiltUdpFlow> udp_flows;
   std::vector<BuiltTcpFlow> tcp_flows;
+  std::vector<BuiltPingFlow> ping_flows;
   std::vector<BuiltNic> nics;  // hosts with a `nic:` block, in host then link order
 
   Node* node(const std::string& name) const;

@@ -171,6 +171,24 @@ struct TcpFlowSpec {
   bool reverse = false;
 };
 
+// `ping -c COUNT -i INTERVAL -s SIZE TO` run on `from` (models/app/ping_client.h):
+// ICMP echo requests answered by `to`'s kernel. `output` picks whose ping(8)
+// layout --format ping prints: FreeBSD's (icmp_seq from 0) or Linux
+// iputils' (from 1).
+struct PingFlowSpec {
+  std::string name;
+  SourceLoc loc;
+  int order = 0;                  // position among all flows of the traffic section
+  std::string from;
+  std::string to;
+  std::uint64_t count = 0;        // 0: until stop (or the end of the run)
+  SimTime interval = 1'000'000'000'000;  // 1 s
+  std::int64_t data_bytes = 56;   // ICMP data (ping -s), 8 .. 65507
+  SimTime start = 0;
+  std::optional<SimTime> stop;    // no request from then on; nullopt: the end of the run
+  std::string output = "freebsd"; // freebsd | linux
+};
+
 // One sweep axis. Usually one field (`links.wan.delay: [10us, 100us]`); a
 // linked axis sets several fields together, written "PATH + PATH + ...": each
 // value is either one scalar for all of them or a list with one scalar per
@@ -207,6 +225,7 @@ struct ScenarioSpec {
   std::vector<FilterSpec> filters;
   std::vector<UdpFlowSpec> udp_flows;
   std::vector<TcpFlowSpec> tcp_flows;
+  std::vector<PingFlowSpec> ping_flows;
   std::vector<SweepAxis> sweep;
   std::vector<Override> overrides;  // what was applied on top of the file
   YAML::Node measured;              // free-form reference numbers, kept for reports

@@ -1,0 +1,25 @@
+// ping(8)'s own text for a simulated ping flow (netsim run --format ping), in
+// FreeBSD's layout or Linux iputils', so that scripts which read a real
+// ping's output read the simulated one too.
+//
+// FreeBSD (sbin/ping/ping.c): "PING a (a): 56 data bytes", per reply "64
+// bytes from a: icmp_seq=0 ttl=64 time=0.612 ms" (sequence from 0, time
+// %.3f), then "--- a ping statistics ---", "N packets transmitted, M packets
+// received, L% packet loss" (%.1f) and "round-trip min/avg/max/stddev =
+// .../.../.../... ms" (%.3f each). Linux: "PING a (a) 56(84) bytes of
+// data.", sequence from 1, the time with 3 decimals below 1 ms... down to
+// none from 100 ms on, the counts line "N packets transmitted, M received,
+// L% packet loss, time Tms" (%g and whole ms) and "rtt min/avg/max/mdev = ...
+// ms". The TTL printed is 64, both systems' default: the model's switches
+// and routers forward frames without decrementing it. IPv4 layout only.
+#pragma once
+
+#include <ostream>
+
+#include "netsim/results/run_result.pb.h"
+
+namespace netsim::app {
+
+void write_ping_text(std::ostream& out, const results::PingResult& ping);
+
+}  // namespace netsim::app
