@@ -42,6 +42,17 @@ case "\$*" in
 esac
 cat "$data/iperf3-client.json"
 SH
+# ping: the FreeBSD sample for every call (the idle one and those during runs),
+# logged apart because the loaded ones run in the background; sleep: at once.
+cat >"$stubs/ping" <<SH
+#!/bin/sh
+echo "ping \$*" >>"$work/ping.log"
+cat "$data/ping-freebsd.txt" | sed -n '/^PING/,\$p' | grep -v '^root@'
+SH
+cat >"$stubs/sleep" <<SH
+#!/bin/sh
+exit 0
+SH
 chmod +x "$stubs"/*
 kit="$src/tools/testbed/t1-measure.sh"
 
@@ -75,6 +86,17 @@ else
   fail kit-files-and-mappings
 fi
 
+# One idle ping before the cells, one loaded ping per cell (-t 3: 2 s in, 5 echoes).
+if [ "$(head -1 "$work/ping.log")" = "ping -c 20 10.0.0.2" ] &&
+   [ "$(grep -c -- '^ping -i 0.2 -c 5 10.0.0.2$' "$work/ping.log")" -eq 4 ] &&
+   grep -q 'file: idle-hz1000.ping, params: { hz: 1000 } }' "$work/kit/idle-ping.yaml" &&
+   grep -q 'file: newreno-hz1000-every25.ping, params: { cc: newreno, hz: 1000, every: 25 } }' \
+     "$work/kit/ping-loaded.yaml" && [ "$(grep -c 'file:' "$work/kit/ping-loaded.yaml")" -eq 4 ]; then
+  pass kit-pings
+else
+  fail kit-pings
+fi
+
 # The mapping files are netsim's --data: the stand-in counters (9 RTOs, 137
 # delayed-ACK timer ACKs) beside the simulated cell.
 one_cell=(--set hosts.sender.hz=1000 --set traffic.iperf3.cc=newreno --set filters.drop.every=25)
@@ -84,6 +106,15 @@ expect kit-data-rto 0 '^  1000 +newreno +25 +1 +[0-9.]+ +9\.0 ' '' -- \
 expect kit-data-delayed-acks 0 '^  1000 +newreno +25 +1 +[0-9.]+ +137\.0 ' '' -- \
   "$netsim" run "$src/scenarios/t1-loss-resilience.yaml" --data "$work/kit/delayed-acks.yaml" \
   --set measured.metric=receiver_delayed_acks "${one_cell[@]}"
+
+# The sample ping (min/avg/max 0.534/0.660/0.799 ms) beside the idle ping
+# scenario and beside a ping run during the cell.
+expect kit-data-idle-ping 0 '^  1000 +5 +0\.[0-9]{3} +0\.[0-9]{3}-0\.[0-9]{3} +0\.534 .* 0\.660 .* 0\.799 ' '' -- \
+  "$netsim" run "$src/scenarios/t1-idle-ping.yaml" --data "$work/kit/idle-ping.yaml"
+expect kit-data-loaded-ping 0 '^  1000 +newreno +25 +1 +0\.[0-9]{3} +0\.660 ' '' -- \
+  "$netsim" run "$src/scenarios/t1-loss-resilience.yaml" --data "$work/kit/ping-loaded.yaml" "${one_cell[@]}" \
+  --set 'traffic.lping={type: ping, from: sender, to: receiver, interval: 200ms, start: 2s, stop: 3s}' \
+  --set measured.flow=lping --set measured.metric=rtt_avg_ms --set duration=4s
 
 # A failed iperf3 run is named, its files kept, nothing mapped, and the rule still removed.
 : >"$log"

@@ -3,7 +3,10 @@
 # netsim's candidate mechanisms apart (docs/t1.md, "What a measurement would
 # decide"): per cell, iperf3 -J on the sender (throughput and Retr), the
 # FreeBSD sender's netstat -s -p tcp (RTOs, SACK recoveries) and the Linux
-# receiver's nstat (delayed-ACK timer ACKs).
+# receiver's nstat (delayed-ACK timer ACKs), and ping: once idle before
+# the cells, and every 0.2 s during each run (a loaded ping tells a path
+# whose guests never go idle from one that stalls on delayed ACKs and pays a
+# vCPU wake-up after each stall; docs/t1.md).
 #
 # Run on the FreeBSD sender, as root (netstat -z zeroes the counters); the
 # Linux receiver must take root commands over ssh (iptables, nstat) and run
@@ -13,16 +16,24 @@
 #        iptables -I INPUT 1 -p tcp --dport 5201 -m statistic --mode nth --every N --packet 0 -j DROP
 #      and resets nstat's history there (nstat -n);
 #   2. zeroes the sender's TCP counters (netstat -s -p tcp -z);
-#   3. runs iperf3 -c ADDRESS -l 1M -t SECONDS -i 1 -C ALGO -J;
+#   3. runs iperf3 -c ADDRESS -l 1M -t SECONDS -i 1 -C ALGO -J, and from 2 s
+#      into it ping -i 0.2 until a second before its end;
 #   4. saves netstat -s -p tcp here and nstat there, then deletes the rule.
-# Files: DIR/LABEL-hzHZ-everyN[-rK].json, .netstat, .nstat, and mapping files
+# Files: DIR/idle-hzHZ.ping (ping -c 20 before the first cell),
+# DIR/LABEL-hzHZ-everyN[-rK].json, .netstat, .nstat, .ping, and mapping files
 # for netsim's --data (docs/measured-data.md):
 #   throughput.yaml (receiver_mbps), retransmits.yaml (iperf3's Retr),
 #   rto.yaml (rto_count), recoveries.yaml (recovery_episodes),
-#   delayed-acks.yaml (receiver_delayed_acks).
+#   delayed-acks.yaml (receiver_delayed_acks), ping-loaded.yaml (each run's
+#   ping; the measured block's metric says which figure, e.g. rtt_avg_ms),
+#   idle-ping.yaml (for scenarios/t1-idle-ping.yaml).
 # Compare, for example:
 #   netsim run scenarios/t1-loss-resilience.yaml --profile scenarios/profiles/t1-newreno-fit.profile.yaml \
 #     --data DIR/rto.yaml --set measured.metric=rto_count --set seeds=2
+#   netsim run scenarios/t1-loss-resilience.yaml --set seeds=2 \
+#     --set 'traffic.lping={type: ping, from: sender, to: receiver, interval: 200ms, start: 2s, stop: 11s}' \
+#     --data DIR/ping-loaded.yaml --set measured.flow=lping --set measured.metric=rtt_avg_ms
+#   netsim run scenarios/t1-idle-ping.yaml --data DIR/idle-ping.yaml
 # The rule's text is built here and meant to expand on this side.
 # shellcheck disable=SC2029
 set -u
@@ -79,12 +90,22 @@ remove_rule() {
 trap 'remove_rule' EXIT
 trap 'remove_rule; exit 130' INT TERM
 
-for m in throughput retransmits rto recoveries delayed-acks; do
+for m in throughput retransmits rto recoveries delayed-acks ping-loaded idle-ping; do
   [ -f "$out/$m.yaml" ] || printf 'runs:\n' >"$out/$m.yaml"
 done
-entry() {  # mapping file, measurement file, cc label, every, metric
-  printf '  - { file: %s, params: { cc: %s, hz: %s, every: %s }, metric: %s }\n' "$2" "$3" "$hz" "$4" "$5" >>"$out/$1.yaml"
+entry() {  # mapping file, measurement file, cc label, every[, metric]
+  printf '  - { file: %s, params: { cc: %s, hz: %s, every: %s }%s }\n' "$2" "$3" "$hz" "$4" "${5:+, metric: $5}" >>"$out/$1.yaml"
 }
+
+# The idle path first, as T1's setup quotes it (ping RTT 0.485-0.799 ms).
+if ping -c 20 "$address" >"$out/idle-hz$hz.ping"; then
+  printf '  - { file: %s, params: { hz: %s } }\n' "idle-hz$hz.ping" "$hz" >>"$out/idle-ping.yaml"
+else
+  echo "t1-measure.sh: the idle ping failed; idle-hz$hz.ping is kept but not mapped" >&2
+fi
+# Echoes during a run: from 2 s in (after iperf3's control connection and
+# its dropped SYN) until a second before the run ends.
+pings=$(((seconds - 2) * 5))
 
 failed=0
 r=1
@@ -103,11 +124,18 @@ while [ "$r" -le "$repeats" ]; do
       fi
       inserted=$every
       netstat -s -p tcp -z >/dev/null
+      pinger=""
+      if [ "$pings" -gt 0 ]; then
+        (sleep 2 && ping -i 0.2 -c "$pings" "$address") >"$out/$base.ping" 2>&1 &
+        pinger=$!
+      fi
       if iperf3 -c "$address" -l 1M -t "$seconds" -i 1 -C "$algo" -J >"$out/$base.json"; then
         ok=1
       else
         ok=0
       fi
+      loaded_ping=0
+      if [ -n "$pinger" ] && wait "$pinger"; then loaded_ping=1; fi
       netstat -s -p tcp >"$out/$base.netstat"
       ssh "$receiver" nstat >"$out/$base.nstat" || ok=0
       remove_rule
@@ -121,9 +149,10 @@ while [ "$r" -le "$repeats" ]; do
       entry rto "$base.netstat" "$label" "$every" rto_count
       entry recoveries "$base.netstat" "$label" "$every" recovery_episodes
       entry delayed-acks "$base.nstat" "$label" "$every" receiver_delayed_acks
+      if [ "$loaded_ping" -eq 1 ]; then entry ping-loaded "$base.ping" "$label" "$every"; fi
     done
   done
   r=$((r + 1))
 done
 [ "$failed" -eq 0 ] || { echo "t1-measure.sh: $failed cells failed" >&2; exit 1; }
-echo "t1-measure.sh: mapping files in $out/ (throughput, retransmits, rto, recoveries, delayed-acks .yaml)" >&2
+echo "t1-measure.sh: mapping files in $out/ (throughput, retransmits, rto, recoveries, delayed-acks, ping-loaded, idle-ping .yaml)" >&2
