@@ -299,6 +299,27 @@ TEST(Callout, FiresOnTickEdges) {
   EXPECT_EQ(c.times.size(), 2u);
 }
 
+TEST(Callout, AVmGuestsCalloutFiresLateByItsShareOfTheInterval) {
+  // bhyve's virtual LAPIC timer is a host callout with the host's default
+  // precision, 1/16 of the interval (kern.timecounter.alloweddeviation 5%),
+  // and an idle host fires it at the end of that window.
+  Simulation sim(1);
+  TickClock clk(sim, 250, 0);  // Linux HZ=250: 4 ms jiffies
+  clk.set_late_shift(4);
+  Counter c;
+  c.sim = &sim;
+  Callout co(clk, &c, 0);
+  sim.run_until(1_ms);
+  co.reset(10);  // delayed-ACK timer: edge at 40 ms, 39 ms ahead -> 39/16 = 2.4375 ms late
+  EXPECT_EQ(co.expires_tick(), 11);
+  sim.run();
+  EXPECT_EQ(c.times, (std::vector<SimTime>{42'437'500'000}));
+  clk.set_late_shift(-1);  // exact again
+  co.reset(1);             // at 42.4375 ms: the edge at 44 ms
+  sim.run();
+  EXPECT_EQ(c.times.back(), 44_ms);
+}
+
 TEST(TickClock, PhaseDrawnFromHostStream) {
   Simulation sim(99);
   Rng r1 = sim.rng_stream("host/sender");

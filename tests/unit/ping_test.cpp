@@ -12,22 +12,13 @@
 #include "netsim/measure/measurement_file.h"
 #include "netsim/scenario/measured_comparison.h"
 #include "netsim/scenario/scenario_loader.h"
+#include "two_host_scenario.h"
 #include "netsim/scenario/scenario_runner.h"
 
 namespace netsim {
 namespace {
 
-// Two hosts on one 1 Gbit/s link with 5 us of delay.
-const std::string kTwoHosts = R"(name: ping-two-hosts
-duration: 10s
-hosts:
-  a: { address: 10.0.0.1 }
-  b: { address: 10.0.0.2 }
-links:
-  a-b: { ends: [a, b], rate: 1Gbps, delay: 5us }
-traffic:
-  p: { type: ping, from: a, to: b, count: 4 }
-)";
+const std::string& kTwoHosts = test_support::kTwoHostsPing;
 
 results::RunResult run_text(const std::string& yaml, const std::vector<Override>& overrides = {}) {
   return run_scenario(parse_scenario_text(yaml, "inline.yaml", overrides));

@@ -14,10 +14,14 @@ PingClient::PingClient(Simulation& sim, std::string name, Host& host, const Ping
   if (config_.interval <= 0) throw std::invalid_argument("ping " + this->name() + ": interval must be > 0");
   if (host.route(config_.dst) == nullptr) throw std::invalid_argument("ping " + this->name() + ": no route to destination");
   host.bind(IpProtocol::icmp, config_.ident, this);
-  if (config_.count > 0) {
-    replies_.reserve(config_.count);
-    sent_at_.reserve(config_.count);
+  // Room for every request up front, so the run itself does not allocate.
+  std::uint64_t requests = config_.count;
+  if (requests == 0 && config_.stop != kTimeNever && config_.stop > config_.start) {
+    requests = static_cast<std::uint64_t>((config_.stop - config_.start - 1) / config_.interval) + 1;
   }
+  requests = std::min<std::uint64_t>(requests, std::uint64_t{1} << 20);
+  replies_.reserve(requests);
+  sent_at_.reserve(requests);
   sim.arm_at(timer_, config_.start);
 }
 

@@ -23,6 +23,18 @@
 namespace netsim {
 namespace {
 
+// tc_adjprecision (sys/kern/kern_tc.c): the shift that turns an interval into
+// the precision a callout may use, from kern.timecounter.alloweddeviation in
+// percent (1 .. 100): t = (99 + p) / p, shift = fls(t + t / 2) - 1 (4 for 5%).
+int timecounter_precision_shift(int percent) {
+  const int t = (99 + percent) / percent;
+  const int v = t + (t >> 1);
+  int fls = 0;
+  for (int x = v; x != 0; x >>= 1) ++fls;
+  return fls - 1;
+}
+
+
 // Nodes get ids in a fixed order (hosts, switches, hubs, each in file order)
 // so that ids, and hence every table and trace, are reproducible.
 struct NodeIndex {
@@ -288,6 +300,9 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
   for (const auto& h : spec.hosts) {
     Host& host = sim.add<Host>(h.name, idx.ids.at(h.name), h.address, h.ip_version, h.hz);
     host.set_cpu(h.cpu);
+    if (h.vm_host_alloweddeviation && *h.vm_host_alloweddeviation > 0) {
+      host.clock().set_late_shift(timecounter_precision_shift(*h.vm_host_alloweddeviation));
+    }
     b.nodes.push_back(&host);
   }
   for (const auto& s : spec.switches) b.nodes.push_back(&sim.add<Switch>(s.name, idx.ids.at(s.name)));

@@ -17,8 +17,9 @@ inline constexpr std::array<std::string_view, 18> kTopKeys{
 inline constexpr std::array<std::string_view, 6> kTopScalarKeys{"name",     "description", "seed",
                                                                 "seeds",    "duration",    "interval"};
 
-inline constexpr std::array<std::string_view, 8> kHostKeys{"address",   "nic",       "hz",     "clock_ppm",
-                                                           "tx_buffer", "tx_buffer_packets", "cpu", "profile"};
+inline constexpr std::array<std::string_view, 9> kHostKeys{"address",   "nic",       "hz",     "clock_ppm",
+                                                           "tx_buffer", "tx_buffer_packets", "cpu", "profile",
+                                                           "vm_host_alloweddeviation"};
 inline constexpr std::array<std::string_view, 7> kCpuKeys{"tick",      "interrupt",  "rx_packet",   "tcp_input",
                                                           "tx_packet", "tx_segment", "copy_per_kib"};
 inline constexpr std::array<std::string_view, 17> kNicKeys{

@@ -199,6 +199,8 @@ void Validator::parse_host(const std::string& name, const Field& f) {
       parse_nic(v, h);
     } else if (key == "clock_ppm") {
       h.clock_ppm = r_.real(v, 0, kMaxClockPpm);
+    } else if (key == "vm_host_alloweddeviation") {
+      h.vm_host_alloweddeviation = static_cast<int>(r_.integer(v, 0, 100));
     } else if (key == "tx_buffer") {
       h.tx_buffer_bytes = r_.size(v, 1, kUnbounded);
     } else if (key == "tx_buffer_packets") {

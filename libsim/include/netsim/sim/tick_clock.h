@@ -40,10 +40,26 @@ class TickClock {
 
   Simulation& sim() const { return sim_; }
 
+  // A VM guest's timers: the guest programs its virtual LAPIC for a timer's
+  // expiry when it goes idle, and bhyve arms a host callout for it
+  // (vlapic_icrtmr_write_handler: callout_reset_sbt with no precision given),
+  // which the host may fire up to 1/2^shift of the interval late (shift =
+  // tc_precexp of the host's kern.timecounter.alloweddeviation, 4 for its
+  // default 5%) and does, at the end of that window, when its core is idle.
+  // Callouts on this clock then fire that much after their tick edge,
+  // counted from the moment they are armed. -1 (the default): exact.
+  void set_late_shift(int shift) { late_shift_ = shift; }
+  int late_shift() const { return late_shift_; }
+  // When a callout armed now for `nominal` fires.
+  SimTime fire_time(SimTime nominal) const {
+    return late_shift_ < 0 || nominal <= sim_.now() ? nominal : nominal + ((nominal - sim_.now()) >> late_shift_);
+  }
+
  private:
   Simulation& sim_;
   int hz_;
   SimTime phase_;
+  int late_shift_ = -1;
   // Largest offset from the phase for which (d + 1) * hz fits 64 bits
   // unsigned, and largest k for which k * 1e12 does: below them edge() and
   // ticks_at() take exact 64-bit paths (a 128-bit division costs several
@@ -62,7 +78,7 @@ class Callout {
   void reset(std::int64_t n_ticks) {
     if (n_ticks <= 0) n_ticks = 1;
     expires_tick_ = clock_.ticks() + n_ticks;
-    clock_.sim().arm_at(timer_, clock_.time_of_tick(expires_tick_));
+    clock_.sim().arm_at(timer_, clock_.fire_time(clock_.time_of_tick(expires_tick_)));
   }
   void stop() { clock_.sim().cancel(timer_); }
   bool pending() const { return timer_.pending(); }

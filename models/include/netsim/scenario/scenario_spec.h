@@ -62,6 +62,10 @@ struct HostSpec {
   int hz = 1000;        // kern.hz of the host's tick clock
   std::optional<NicSpec> nic;  // receive NIC; nullopt = packets go straight to the host
   double clock_ppm = 0;        // transmit clock tolerance: offset drawn per run in [-ppm, +ppm]
+  // For a VM: the host's kern.timecounter.alloweddeviation (percent), which
+  // makes the guest's kernel timers fire late (TickClock::set_late_shift);
+  // nullopt: exact timers (a physical host, or the VM host's sysctl at 0).
+  std::optional<int> vm_host_alloweddeviation;
   // Transmit queue limits of every interface of the host (unlimited when
   // unset): tail drop, counted as the link direction's drops. For a VM this
   // is the host machine's NIC queue, whose drops the guest's TCP never sees.
