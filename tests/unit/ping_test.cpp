@@ -226,14 +226,7 @@ TEST(PingMeasured, RoundTripMetricsCompareInMilliseconds) {
 }
 
 TEST(PingScenarioErrors, BadKeys) {
-  const auto error = [](const std::vector<Override>& o) -> std::string {
-    try {
-      parse_scenario_text(kTwoHosts, "inline.yaml", o);
-    } catch (const ScenarioError& e) {
-      return e.what();
-    }
-    return "no error";
-  };
+  const auto error = test_support::two_hosts_error;
   EXPECT_NE(error({{"traffic.p.size", "4B"}}).find("traffic.p.size"), std::string::npos);
   EXPECT_NE(error({{"traffic.p.interval", "0s"}}).find("interval must be greater than zero"), std::string::npos);
   EXPECT_NE(error({{"traffic.p.output", "solaris"}}).find("traffic.p.output"), std::string::npos);

@@ -4,6 +4,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
+
+#include "netsim/scenario/scenario_loader.h"
 
 namespace netsim::test_support {
 
@@ -17,5 +20,15 @@ links:
 traffic:
   p: { type: ping, from: a, to: b, count: 4 }
 )";
+
+// The error kTwoHostsPing with these overrides loads with, or "no error".
+inline std::string two_hosts_error(const std::vector<Override>& overrides) {
+  try {
+    parse_scenario_text(kTwoHostsPing, "inline.yaml", overrides);
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "no error";
+}
 
 }  // namespace netsim::test_support

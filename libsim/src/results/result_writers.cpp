@@ -206,6 +206,18 @@ void write_run_text(std::ostream& out, const results::RunResult& run, int index,
                 rows);
   }
 
+  if (run.netem_size() > 0) {
+    std::vector<Row> rows;
+    for (const auto& q : run.netem())
+      rows.push_back({q.host(), seconds_text(q.delay_ps(), exact_decimals({q.delay_ps()}, 3)) + " s",
+                      integer(q.limit()), integer(q.packets()), integer(q.dropped()), integer(q.max_queued())});
+    out << "netem:\n";
+    write_table(out, "  ",
+                {{"host", Align::left}, {"delay", Align::right}, {"limit", Align::right}, {"packets", Align::right},
+                 {"dropped", Align::right}, {"max queued", Align::right}},
+                rows);
+  }
+
   if (run.filters_size() > 0) {
     std::vector<Row> rows;
     for (const auto& f : run.filters())

@@ -81,12 +81,24 @@ void Host::send(Packet* p, bool first_of_output) {
   transmit(p);
 }
 
+void Host::set_netem(SimTime delay, std::uint32_t limit) {
+  netem_ = delay > 0 ? std::make_unique<NetemDelay>(*this, delay, limit) : nullptr;
+}
+
 void Host::transmit(Packet* p) {
   if (filtered(egress_, *p)) {
     ++counters_.filtered_egress;
     sim().packets().release(p);
     return;
   }
+  if (netem_) {
+    netem_->enqueue(p);
+    return;
+  }
+  emit(p);
+}
+
+void Host::emit(Packet* p) {
   Channel* out = route(p->dst);
   if (out == nullptr) {
     ++counters_.unroutable;

@@ -303,6 +303,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     if (h.vm_host_alloweddeviation && *h.vm_host_alloweddeviation > 0) {
       host.clock().set_late_shift(timecounter_precision_shift(*h.vm_host_alloweddeviation));
     }
+    if (h.netem_delay > 0) host.set_netem(h.netem_delay, static_cast<std::uint32_t>(h.netem_limit));
     b.nodes.push_back(&host);
   }
   for (const auto& s : spec.switches) b.nodes.push_back(&sim.add<Switch>(s.name, idx.ids.at(s.name)));

@@ -606,6 +606,18 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
     s->set_interrupt_pct(cpu_percent(used[CpuContext::interrupt], spec.duration));
     s->set_work_items(static_cast<Host*>(n)->cpu()->items());
   }
+  for (Node* n : b.nodes) {
+    if (n->kind() != NodeKind::host) continue;
+    const NetemDelay* q = static_cast<Host*>(n)->netem();
+    if (q == nullptr) continue;
+    auto* s = out.add_netem();
+    s->set_host(n->name());
+    s->set_delay_ps(q->delay());
+    s->set_limit(q->limit());
+    s->set_packets(q->packets());
+    s->set_dropped(q->dropped());
+    s->set_max_queued(q->max_queued());
+  }
   for (const BuiltNic& n : b.nics) {
     const GroNicCounters& c = n.nic->counters();
     auto* s = out.add_nics();

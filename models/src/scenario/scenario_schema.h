@@ -17,9 +17,10 @@ inline constexpr std::array<std::string_view, 18> kTopKeys{
 inline constexpr std::array<std::string_view, 6> kTopScalarKeys{"name",     "description", "seed",
                                                                 "seeds",    "duration",    "interval"};
 
-inline constexpr std::array<std::string_view, 9> kHostKeys{"address",   "nic",       "hz",     "clock_ppm",
-                                                           "tx_buffer", "tx_buffer_packets", "cpu", "profile",
-                                                           "vm_host_alloweddeviation"};
+inline constexpr std::array<std::string_view, 10> kHostKeys{"address",   "nic",       "hz",     "clock_ppm",
+                                                            "tx_buffer", "tx_buffer_packets", "cpu", "profile",
+                                                            "vm_host_alloweddeviation", "netem"};
+inline constexpr std::array<std::string_view, 2> kNetemKeys{"delay", "limit"};
 inline constexpr std::array<std::string_view, 7> kCpuKeys{"tick",      "interrupt",  "rx_packet",   "tcp_input",
                                                           "tx_packet", "tx_segment", "copy_per_kib"};
 inline constexpr std::array<std::string_view, 17> kNicKeys{
@@ -62,7 +63,7 @@ struct SubMapSchema {
   std::string_view key;
   KeyList keys;
 };
-inline constexpr std::array<SubMapSchema, 2> kHostSubMaps{{{"nic", kNicKeys}, {"cpu", kCpuKeys}}};
+inline constexpr std::array<SubMapSchema, 3> kHostSubMaps{{{"nic", kNicKeys}, {"cpu", kCpuKeys}, {"netem", kNetemKeys}}};
 inline constexpr std::array<SubMapSchema, 1> kLinkSubMaps{{{"queue", kQueueKeys}}};
 inline constexpr std::array<SubMapSchema, 1> kFilterSubMaps{{{"match", kMatchKeys}}};
 

@@ -39,6 +39,7 @@ constexpr std::array<std::string_view, 1> kRequiredHost{"address"};
 constexpr std::array<std::string_view, 2> kRequiredLink{"ends", "rate"};
 constexpr std::array<std::string_view, 1> kRequiredFilter{"host"};
 constexpr std::array<std::string_view, 2> kRequiredFlow{"from", "to"};
+constexpr std::array<std::string_view, 1> kRequiredNetem{"delay"};
 
 enum class NodeKind { host, switch_node, hub };
 
@@ -201,6 +202,15 @@ void Validator::parse_host(const std::string& name, const Field& f) {
       h.clock_ppm = r_.real(v, 0, kMaxClockPpm);
     } else if (key == "vm_host_alloweddeviation") {
       h.vm_host_alloweddeviation = static_cast<int>(r_.integer(v, 0, 100));
+    } else if (key == "netem") {
+      const auto netem_seen = r_.visit_fields(v, kNetemKeys, [&](const std::string& k, const Field& x) {
+        if (k == "delay") {
+          h.netem_delay = r_.duration(x);
+        } else if (k == "limit") {
+          h.netem_limit = r_.integer(x, 1, std::int64_t{1} << 31);
+        }
+      });
+      r_.require(v, netem_seen, kRequiredNetem);
     } else if (key == "tx_buffer") {
       h.tx_buffer_bytes = r_.size(v, 1, kUnbounded);
     } else if (key == "tx_buffer_packets") {

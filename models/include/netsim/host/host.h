@@ -1,7 +1,7 @@
 // An end host: interfaces, an address, a kern.hz tick clock, packet-filter
 // hooks and a port table demultiplexing packets to endpoints.
 //
-// Packet path: endpoint -> send() -> egress filters -> interface channel;
+// Packet path: endpoint -> send() -> egress filters -> [netem] -> interface channel;
 // channel -> receive() -> [not for us: dropped] -> ingress filters -> endpoint.
 // With a CPU model (set_cpu), send() and the delivery to an endpoint first
 // charge their work (tx_packet/tx_segment, tcp_input) and the packet moves on
@@ -17,6 +17,7 @@
 #include "netsim/filter/packet_filter.h"
 #include "netsim/host/endpoint.h"
 #include "netsim/host/host_cpu.h"
+#include "netsim/host/netem_delay.h"
 #include "netsim/net/node.h"
 #include "netsim/sim/event_handler.h"
 #include "netsim/sim/packet_queue.h"
@@ -60,6 +61,14 @@ class Host final : public Node, public EventHandler {
   HostCpu* cpu() { return cpu_ ? &*cpu_ : nullptr; }
   const HostCpu* cpu() const { return cpu_ ? &*cpu_ : nullptr; }
 
+  // A netem qdisc on every interface (`tc qdisc add dev IF root netem delay
+  // D limit N`): sent packets wait `delay` after the egress filters.
+  void set_netem(SimTime delay, std::uint32_t limit);
+  const NetemDelay* netem() const { return netem_.get(); }
+  // Hands a packet past the filters and qdisc to its interface (the netem
+  // stage's output): routed and queued on the channel, or counted unroutable.
+  void emit(Packet* p);
+
   // Registers `e` for (protocol, port). Throws if the port is taken.
   void bind(IpProtocol protocol, std::uint16_t port, Endpoint* e);
   // A free port from the ephemeral range (49152..65535), as the kernel picks one.
@@ -100,6 +109,7 @@ class Host final : public Node, public EventHandler {
   std::optional<HostCpu> cpu_;
   PacketQueue cpu_queue_;  // packets whose CPU work has not ended, in order
   Timer cpu_timer_;
+  std::unique_ptr<NetemDelay> netem_;
 };
 
 }  // namespace netsim

@@ -66,6 +66,9 @@ struct HostSpec {
   // makes the guest's kernel timers fire late (TickClock::set_late_shift);
   // nullopt: exact timers (a physical host, or the VM host's sysctl at 0).
   std::optional<int> vm_host_alloweddeviation;
+  // tc qdisc ... netem delay D limit N on the host's interfaces (0: none).
+  SimTime netem_delay = 0;
+  std::int64_t netem_limit = 1000;
   // Transmit queue limits of every interface of the host (unlimited when
   // unset): tail drop, counted as the link direction's drops. For a VM this
   // is the host machine's NIC queue, whose drops the guest's TCP never sees.
