@@ -150,6 +150,16 @@ expect run-data 0 "^  300us +1 +[0-9.]+ +$d300 " 'run: 1 measurements in 1 cells
   "$netsim" run "$work/tcp.yaml" --set links.sr.delay=300us --data "$work/d300.json:delay=300us"
 expect run-data-counters 0 'simulated vs measured \(retransmits, --data\)' '' -- \
   "$netsim" run "$work/tcp.yaml" --data "$work/s.netstat:delay=100us" --set measured.metric=retransmits
+# T2's block compares two flows and Jain's index: each file says which sender
+# it measured, and the index comes from the two measured rates of the cell
+# (two iperf3 reports stand in for the senders' logs: 1-1 MB/s is Jain 1.000).
+cat >"$work/t2-map.yaml" <<YAML
+runs:
+  - { file: $src/tests/data/measure/iperf3-client.json, flow: s1, params: { hz: 100, cc1: cubic, cc2: newreno } }
+  - { file: $src/tests/data/measure/iperf3-client.json, flow: s2, params: { hz: 100, cc1: cubic, cc2: newreno } }
+YAML
+expect run-data-t2 0 '^  100 +cubic +newreno +1 .* 100\.0% +-?[0-9.]+ +' 'run: 2 measurements in 1 cells from --data' -- \
+  "$netsim" run "$src/scenarios/t2-tcp-friendliness.yaml" --set seeds=1 -j 2 --data "$work/t2-map.yaml"
 sed '/^measured:/,$d' "$work/tcp.yaml" >"$work/plain.yaml"
 expect run-data-needs-block 3 '' "needs the scenario's measured: block" -- \
   "$netsim" run "$work/plain.yaml" --data "$work/d100.json:delay=100us"

@@ -589,19 +589,60 @@ TEST(MeasuredDataCells, MapsKeysAveragesRepeatsAndReportsWhatItCannotUse) {
   EXPECT_NE(d.errors[0].find("broken-iperf3-garbled.txt:"), std::string::npos) << d.errors[0];
   EXPECT_NE(d.errors[1].find("'cc' is not a key of the measured block"), std::string::npos) << d.errors[1];
 
-  // Files cannot tell two flows' figures or a fairness index apart.
-  MeasuredSpec two_flows = block;
-  MeasuredMetric other = m;
-  other.name = "other";
-  other.flow = "s2";
-  two_flows.metrics.push_back(other);
-  EXPECT_THROW(cells_from_data(two_flows, "s.yaml", mapping), ScenarioError);
+  // A fairness index over flows whose throughputs the block does not compare.
   MeasuredSpec fairness = block;
   MeasuredMetric jain;
   jain.name = "jain";
   jain.fairness = {"s1", "s2"};
   fairness.metrics = {jain};
   EXPECT_THROW(cells_from_data(fairness, "s.yaml", mapping), ScenarioError);
+}
+
+TEST(MeasuredDataCells, SeveralFlowsByTheirEntriesAndJainFromTheirThroughputs) {
+  // T2's block: each sender's throughput and Jain's index of the two.
+  const std::string data = std::string(NETSIM_SOURCE_DIR) + "/tests/data/measure/";
+  MeasuredSpec block;
+  block.keys = {{"hz", "hosts.s1.hz"}};
+  block.multi = true;
+  for (const char* flow : {"s1", "s2"}) {
+    MeasuredMetric k;
+    k.name = flow;
+    k.flow = flow;
+    block.metrics.push_back(k);
+  }
+  MeasuredMetric jain;
+  jain.name = "jain";
+  jain.fairness = {"s1", "s2"};
+  block.metrics.push_back(jain);
+  auto entry = [&](const std::string& file, const std::string& flow, const std::string& hz) {
+    measure::MappingEntry e;
+    e.file = data + file;
+    e.params = {{"hz", hz}};
+    e.flow = flow;
+    e.source = file + "/" + flow;
+    return e;
+  };
+  const measure::MeasurementMapping mapping{{entry("iperf3-client.json", "s1", "100"),
+                                             entry("nuttcp-tcp.txt", "s2", "100"),
+                                             entry("iperf3-client.json", "", "1000"),
+                                             entry("iperf3-client.json", "s3", "1000")}};
+  const DataCells d = cells_from_data(block, "s.yaml", mapping);
+  ASSERT_EQ(d.cells.size(), 1u);
+  EXPECT_EQ(d.cells[0].key_values, std::vector<std::string>{"100"});
+  const auto s1 = measure::load_measurement_file(data + "iperf3-client.json").runs;
+  const auto s2 = measure::load_measurement_file(data + "nuttcp-tcp.txt").runs;
+  ASSERT_EQ(s1.size(), 1u);
+  ASSERT_EQ(s2.size(), 3u);
+  const double x1 = *s1[0].receiver_mbps;
+  const double x2 = (*s2[0].receiver_mbps + *s2[1].receiver_mbps + *s2[2].receiver_mbps) / 3;
+  ASSERT_EQ(d.cells[0].values.size(), 3u);
+  EXPECT_DOUBLE_EQ(d.cells[0].values[0], x1);
+  EXPECT_NEAR(d.cells[0].values[1], x2, 1e-9);
+  EXPECT_NEAR(d.cells[0].values[2], (x1 + x2) * (x1 + x2) / (2 * (x1 * x1 + x2 * x2)), 1e-12);
+  // The entry without a flow and the one for a flow the block does not compare.
+  ASSERT_EQ(d.errors.size(), 2u);
+  EXPECT_NE(d.errors[0].find("say which this file measured"), std::string::npos) << d.errors[0];
+  EXPECT_NE(d.errors[1].find("compares no flow 's3'"), std::string::npos) << d.errors[1];
 }
 
 TEST(MeasuredDataCells, OneFlowsSeveralMetricsComeFromTheSameFiles) {

@@ -39,11 +39,17 @@ TEST(MeasureMapping, LoadsEntriesWithResolvedPaths) {
   EXPECT_EQ(abs.entries[0].format, MeasurementFormat::nuttcp);
   EXPECT_TRUE(abs.entries[0].params.empty());
   EXPECT_EQ(parse_mapping_text("runs:\n - {file: b.json, params: {}}\n", "d/m.yaml").entries[0].file, "d/b.json");
+  // Which of a scenario's flows a file measured (T2's senders).
+  const MeasurementMapping flows =
+      parse_mapping_text("runs:\n - {file: s1.txt, params: {hz: 100}, flow: s1}\n - {file: x.txt, params: {}}\n", "m.yaml");
+  EXPECT_EQ(flows.entries[0].flow, "s1");
+  EXPECT_EQ(flows.entries[1].flow, "");
 }
 
 TEST(MeasureMapping, StrictEntries) {
   EXPECT_EQ(mapping_error("runs:\n  - { file: a.json, params: { cc: cubic }, metrc: x }\n"),
-            "m.yaml:2: error: unknown key 'metrc' (expected file, params, metric, format)");
+            "m.yaml:2: error: unknown key 'metrc' (expected file, params, metric, format, flow)");
+  EXPECT_EQ(mapping_error("runs:\n  - { file: a.json, params: {}, flow: '' }\n"), "m.yaml:2: error: 'flow' must not be empty");
   EXPECT_EQ(mapping_error("runs:\n  - { file: a.json, params: { cc: [a, b] } }\n"),
             "m.yaml:2: error: parameter 'cc' must be a single value");
   EXPECT_EQ(mapping_error("runs:\n  - { file: a.json, params: { cc: a, cc: b } }\n"),

@@ -71,8 +71,10 @@ class MappingReader {
         const std::string format = scalar(kv.second, "'format'");
         e.format = format_from_name(format);
         if (!e.format) fail(kv.second, "unknown format '" + format + "' (expected iperf3-json, iperf3-text, iperf2, nuttcp, nstat, netstat-tcp or ping)");
+      } else if (key == "flow") {
+        e.flow = scalar(kv.second, "'flow'");
       } else {
-        fail(kv.first, "unknown key '" + key + "' (expected file, params, metric, format)");
+        fail(kv.first, "unknown key '" + key + "' (expected file, params, metric, format, flow)");
       }
       if (std::count_if(item.begin(), item.end(), [&](const auto& other) {
             return other.first.IsScalar() && other.first.Scalar() == key;

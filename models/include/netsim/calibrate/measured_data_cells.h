@@ -18,13 +18,17 @@ struct DataCells {
   std::vector<std::string> errors;  // "FILE:LINE: error: ..." per file or run that could not be used
 };
 
-// The block's metrics must all be one flow's (a throughput, a count, or a
-// ping's rtt_min_ms, rtt_avg_ms and rtt_max_ms together); the files give
-// each of them unless a mapping entry names another, which is an error for
-// that entry, and a cell some of whose metrics no file gives is left out
-// with an error. A sample's params must name every key of the block, by its
-// short name or by its scenario path, and nothing else. Throws ScenarioError
-// (at `block_file`) for a fairness index or metrics of several flows.
+// The files give each of the block's metrics (a throughput, a count, a
+// ping's rtt_min_ms, rtt_avg_ms and rtt_max_ms together) unless a mapping
+// entry names another metric, which is an error for that entry. When the
+// block compares several flows (T2's s1 and s2), each entry must say which
+// flow its file measured (`flow:`), and a fairness index is computed from
+// the cell's measured throughputs of its flows (Jain's index). A cell some
+// of whose metrics no file gives is left out with an error. A sample's
+// params must name every key of the block, by its short name or by its
+// scenario path, and nothing else. Throws ScenarioError (at `block_file`)
+// for a fairness index over a flow whose throughput the block does not
+// compare.
 DataCells cells_from_data(const MeasuredSpec& block, const std::string& block_file,
                           const measure::MeasurementMapping& mapping);
 

@@ -10,7 +10,9 @@
 // file's directory), `params` (required map; keys are a scenario's
 // `measured.keys` short names or full dotted parameter paths, kept as
 // written), `metric` (optional; a name from metric_names()), `format`
-// (optional; iperf3-json, iperf3-text, iperf2, nuttcp, nstat, netstat-tcp or ping, else detected).
+// (optional; iperf3-json, iperf3-text, iperf2, nuttcp, nstat, netstat-tcp or ping, else detected),
+// `flow` (optional; which of a scenario's flows the file measured, where a
+// measured block compares several: T2's `s1` and `s2`).
 #pragma once
 
 #include <map>
@@ -28,6 +30,7 @@ struct MappingEntry {
   std::map<std::string, std::string> params;  // scenario parameters, as written
   std::string metric;                         // "" = the caller's default
   std::optional<MeasurementFormat> format;    // empty = detect from the content
+  std::string flow;                           // "" = the block's only flow
   std::string source;                         // "measurements.yaml:4" or "--data ARG"
 };
 
