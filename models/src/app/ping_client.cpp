@@ -10,9 +10,10 @@ namespace netsim {
 
 PingClient::PingClient(Simulation& sim, std::string name, Host& host, const PingConfig& config)
     : Component(sim, std::move(name)), host_(host), config_(config), timer_(this, 0) {
-  if (config_.ident == IcmpEchoResponder::kPort) throw std::invalid_argument("ping " + this->name() + ": identifier 0 is the echo service's");
-  if (config_.interval <= 0) throw std::invalid_argument("ping " + this->name() + ": interval must be > 0");
-  if (host.route(config_.dst) == nullptr) throw std::invalid_argument("ping " + this->name() + ": no route to destination");
+  const auto fail = [this](const std::string& why) { throw std::invalid_argument("ping " + this->name() + ": " + why); };
+  if (config_.ident == IcmpEchoResponder::kPort) fail("identifier 0 is the echo service's");
+  if (config_.interval <= 0) fail("interval must be > 0");
+  if (host.route(config_.dst) == nullptr) fail("no route to destination");
   host.bind(IpProtocol::icmp, config_.ident, this);
   // Room for every request up front, so the run itself does not allocate.
   std::uint64_t requests = config_.count;
