@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <stdexcept>
 
 #include "netsim/scenario/scenario_loader.h"
@@ -11,61 +10,34 @@
 namespace netsim::calibrate {
 namespace {
 
-// One metric's samples, averaged per cell, in order of first appearance.
-struct MetricCells {
-  std::map<std::vector<std::string>, std::pair<double, int>> sums;  // key values -> sum, count
-  std::vector<std::vector<std::string>> order;
-  std::vector<std::string> sources;
-};
-
 std::string key_text(const MeasuredSpec& block, const std::vector<std::string>& values) {
   std::string keys;
   for (std::size_t k = 0; k < values.size(); ++k) keys += (k ? ", " : "") + block.keys[k].first + "=" + values[k];
   return keys;
 }
 
-MetricCells collect(const MeasuredSpec& block, const std::string& metric, const measure::MeasurementMapping& mapping,
-                    std::vector<std::string>& errors) {
-  MetricCells out;
-  const measure::MeasuredCells loaded = measure::cells_from(mapping, metric);
-  for (const measure::MeasureError& e : loaded.errors) errors.push_back(e.what());
-  for (const measure::MeasuredCell& c : loaded.cells) {
-    const std::string where = c.source + " (" + c.entry + ")";
-    if (c.metric != metric) {
-      errors.push_back(where + ": error: the measured block compares " + metric + ", the entry gives " + c.metric);
-      continue;
+// An entry's params as the block's key values, or the problem with them:
+// every key by its short name or scenario path, and nothing else.
+std::vector<std::string> key_values(const MeasuredSpec& block, const std::map<std::string, std::string>& params,
+                                    std::string& problem) {
+  std::vector<std::string> values;
+  for (const auto& [name, path] : block.keys) {
+    auto it = params.find(name);
+    if (it == params.end()) it = params.find(path);
+    if (it == params.end()) {
+      problem = "no value for the measured key '" + name + "' (or '" + path + "')";
+      return {};
     }
-    std::vector<std::string> values;
-    std::size_t used = 0;
-    std::string problem;
-    for (const auto& [name, path] : block.keys) {
-      auto it = c.params.find(name);
-      if (it == c.params.end()) it = c.params.find(path);
-      if (it == c.params.end()) {
-        problem = "no value for the measured key '" + name + "' (or '" + path + "')";
-        break;
-      }
-      values.push_back(it->second);
-      ++used;
-    }
-    if (problem.empty() && used != c.params.size()) {
-      for (const auto& [k, v] : c.params) {
-        bool known = false;
-        for (const auto& [name, path] : block.keys) known = known || k == name || k == path;
-        if (!known) problem = "'" + k + "' is not a key of the measured block";
-      }
-    }
-    if (!problem.empty()) {
-      errors.push_back(where + ": error: " + problem);
-      continue;
-    }
-    auto [it, fresh] = out.sums.emplace(values, std::pair<double, int>{0.0, 0});
-    if (fresh) out.order.push_back(values);
-    it->second.first += c.value;
-    ++it->second.second;
-    out.sources.push_back(c.source + " (" + key_text(block, values) + ")");
+    values.push_back(it->second);
   }
-  return out;
+  if (values.size() != params.size()) {
+    for (const auto& [k, v] : params) {
+      bool known = false;
+      for (const auto& [name, path] : block.keys) known = known || k == name || k == path;
+      if (!known) problem = "'" + k + "' is not a key of the measured block";
+    }
+  }
+  return values;
 }
 
 bool is_throughput(const std::string& metric) { return metric == "receiver_mbps" || metric == "sender_mbps"; }
@@ -95,38 +67,51 @@ DataCells cells_from_data(const MeasuredSpec& block, const std::string& block_fi
   }
   const bool several_flows = flows.size() > 1;
   DataCells out;
-  std::vector<std::string> errors;
-  // Entries by the flow they measured: with several flows each must say which.
-  for (const measure::MappingEntry& e : mapping.entries) {
-    if (several_flows && e.flow.empty()) {
-      errors.push_back(e.source + ": error: the measured block compares several flows; say which this file measured "
-                       "(flow: ...)");
-    } else if (!e.flow.empty() && flows.count(e.flow) == 0 && !(flows.size() == 1 && flows.count(""))) {
-      errors.push_back(e.source + ": error: the measured block compares no flow '" + e.flow + "'");
-    }
-  }
-  std::vector<MetricCells> per_metric(block.metrics.size());
-  for (std::size_t i = 0; i < block.metrics.size(); ++i) {
-    const MeasuredMetric& k = block.metrics[i];
+  // The metrics each flow's files give, in the block's order.
+  std::map<std::string, std::vector<std::string>> names;
+  for (const MeasuredMetric& k : block.metrics) {
     if (k.is_fairness()) continue;
-    measure::MeasurementMapping mine;
-    for (const measure::MappingEntry& e : mapping.entries) {
-      if (several_flows ? e.flow == k.flow : (e.flow.empty() || e.flow == k.flow || k.flow.empty())) mine.entries.push_back(e);
-    }
-    per_metric[i] = collect(block, k.metric, mine, errors);
+    std::vector<std::string>& n = names[k.flow];
+    if (std::find(n.begin(), n.end(), k.metric) == n.end()) n.push_back(k.metric);
   }
-  // The same file or entry problem is found once per metric: report it once.
-  std::set<std::string> seen;
-  for (std::string& e : errors) {
-    if (seen.insert(e).second) out.errors.push_back(std::move(e));
-  }
-  // Cells in order of first appearance over the metrics.
+  // Samples per (metric index, key values), summed, and the cells in order
+  // of first appearance. Each entry is checked once (its flow, its params)
+  // and its file read once, for all of its flow's metrics.
+  std::vector<std::map<std::vector<std::string>, std::pair<double, int>>> sums(block.metrics.size());
   std::vector<std::vector<std::string>> order;
-  for (const MetricCells& m : per_metric) {
-    for (const auto& values : m.order) {
-      if (std::find(order.begin(), order.end(), values) == order.end()) order.push_back(values);
+  for (const measure::MappingEntry& e : mapping.entries) {
+    std::string problem;
+    if (several_flows && e.flow.empty()) {
+      problem = "the measured block compares several flows; say which this file measured (flow: ...)";
+    } else if (!e.flow.empty() && flows.count(e.flow) == 0 && !(flows.size() == 1 && flows.count(""))) {
+      problem = "the measured block compares no flow '" + e.flow + "'";
     }
-    out.sources.insert(out.sources.end(), m.sources.begin(), m.sources.end());
+    std::vector<std::string> values;
+    if (problem.empty()) values = key_values(block, e.params, problem);
+    if (!problem.empty()) {
+      out.errors.push_back(e.source + ": error: " + problem);
+      continue;
+    }
+    const std::string& flow = several_flows ? e.flow : *flows.begin();
+    const std::vector<std::string>& wanted = names.at(flow);
+    const measure::MeasuredCells loaded = measure::cells_from(measure::MeasurementMapping{{e}}, wanted);
+    for (const measure::MeasureError& err : loaded.errors) out.errors.push_back(err.what());
+    for (const measure::MeasuredCell& c : loaded.cells) {
+      if (std::find(wanted.begin(), wanted.end(), c.metric) == wanted.end()) {
+        out.errors.push_back(c.source + " (" + c.entry + "): error: the measured block compares " + wanted.front() +
+                             ", the entry gives " + c.metric);
+        continue;
+      }
+      if (std::find(order.begin(), order.end(), values) == order.end()) order.push_back(values);
+      for (std::size_t i = 0; i < block.metrics.size(); ++i) {
+        const MeasuredMetric& k = block.metrics[i];
+        if (k.is_fairness() || k.flow != flow || k.metric != c.metric) continue;
+        auto& sum = sums[i][values];
+        sum.first += c.value;
+        ++sum.second;
+      }
+      if (c.metric == wanted.front()) out.sources.push_back(c.source + " (" + key_text(block, values) + ")");
+    }
   }
   for (const auto& values : order) {
     MeasuredCell cell;
@@ -136,8 +121,8 @@ DataCells cells_from_data(const MeasuredSpec& block, const std::string& block_fi
     for (std::size_t i = 0; i < block.metrics.size() && complete; ++i) {
       const MeasuredMetric& k = block.metrics[i];
       if (k.is_fairness()) continue;
-      const auto it = per_metric[i].sums.find(values);
-      if (it == per_metric[i].sums.end()) {
+      const auto it = sums[i].find(values);
+      if (it == sums[i].end()) {
         out.errors.push_back("cell (" + key_text(block, values) + "): error: no measured " + k.metric +
                              (k.flow.empty() ? "" : " of flow '" + k.flow + "'") +
                              " in its files, which the measured block compares as " + k.name);

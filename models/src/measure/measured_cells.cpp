@@ -18,23 +18,31 @@ std::string present_metrics(const MeasuredRun& run) {
 }  // namespace
 
 MeasuredCells cells_from(const MeasurementMapping& mapping, std::string_view metric) {
-  if (!is_metric(metric)) throw std::invalid_argument("unknown metric '" + std::string(metric) + "'");
+  return cells_from(mapping, std::vector<std::string>{std::string(metric)});
+}
+
+MeasuredCells cells_from(const MeasurementMapping& mapping, const std::vector<std::string>& metrics) {
+  for (const std::string& m : metrics) {
+    if (!is_metric(m)) throw std::invalid_argument("unknown metric '" + m + "'");
+  }
   MeasuredCells out;
   for (const MappingEntry& entry : mapping.entries) {
-    const std::string wanted = entry.metric.empty() ? std::string(metric) : entry.metric;
+    const std::vector<std::string> wanted = entry.metric.empty() ? metrics : std::vector<std::string>{entry.metric};
     LoadedMeasurements loaded = load_measurement_file(entry.file, entry.format);
     for (auto& e : loaded.errors) out.errors.push_back(std::move(e));
     for (const MeasuredRun& run : loaded.runs) {
-      const auto value = metric_value(run, wanted);
-      if (!value) {
-        out.errors.emplace_back(run.file, run.line,
-                                "this " + run.tool + (run.side.empty() ? "" : " " + run.side) + " report has no " +
-                                    wanted + " (it has " + present_metrics(run) + "; set 'metric' for " +
-                                    entry.source + ")");
-        continue;
+      for (const std::string& name : wanted) {
+        const auto value = metric_value(run, name);
+        if (!value) {
+          out.errors.emplace_back(run.file, run.line,
+                                  "this " + run.tool + (run.side.empty() ? "" : " " + run.side) + " report has no " +
+                                      name + " (it has " + present_metrics(run) + "; set 'metric' for " +
+                                      entry.source + ")");
+          continue;
+        }
+        out.cells.push_back(MeasuredCell{entry.params, name, *value, run.file + ":" + std::to_string(run.line),
+                                         entry.source});
       }
-      out.cells.push_back(MeasuredCell{entry.params, wanted, *value, run.file + ":" + std::to_string(run.line),
-                                       entry.source});
     }
   }
   return out;

@@ -14,11 +14,7 @@ namespace {
 
 int line_of(const YAML::Node& node) { return node.Mark().line >= 0 ? node.Mark().line + 1 : 0; }
 
-std::string trimmed(std::string_view s) {
-  const std::size_t first = s.find_first_not_of(" \t");
-  if (first == std::string_view::npos) return "";
-  return std::string(s.substr(first, s.find_last_not_of(" \t") - first + 1));
-}
+std::string trimmed(std::string_view s) { return std::string(report_text::trim(s)); }
 
 class MappingReader {
  public:

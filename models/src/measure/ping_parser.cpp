@@ -13,12 +13,6 @@ namespace {
 using report_text::Line;
 using Words = std::vector<std::string_view>;
 
-std::string_view trimmed(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 // The statistics lines are lists joined by ", ".
 std::vector<std::string_view> split_at(std::string_view text, char separator) {
   std::vector<std::string_view> parts;
@@ -33,7 +27,7 @@ std::vector<std::string_view> split_at(std::string_view text, char separator) {
 // "PING host (addr): 56 data bytes" (FreeBSD, also "... from src: 56 data
 // bytes" with -S), "PING host (addr) 56(84) bytes of data." (Linux).
 bool is_banner(const Line& line, const Words& w) {
-  const std::string_view text = trimmed(line.text);
+  const std::string_view text = report_text::trim(line.text);
   return w.size() >= 3 && w[0] == "PING" && (text.ends_with(" data bytes") || text.ends_with(" bytes of data."));
 }
 
@@ -203,7 +197,7 @@ class PingReader {
       } else if (w.size() == 2 && w[0] == "time" && w[1].ends_with("ms")) {
         count(line, w[1].substr(0, w[1].size() - 2), "time (ms)");
       } else {
-        fail(line, "unknown part '" + std::string(trimmed(parts[i])) + "' of the counts line");
+        fail(line, "unknown part '" + std::string(report_text::trim(parts[i])) + "' of the counts line");
       }
     }
     current_.ping_transmitted = transmitted;
@@ -254,7 +248,7 @@ class PingReader {
         number(line, values[0], "ipg");
         number(line, values[1], "ewma");
       } else {
-        fail(line, "unknown part '" + std::string(trimmed(parts[i])) +
+        fail(line, "unknown part '" + std::string(report_text::trim(parts[i])) +
                        "' (expected 'pipe N' or 'ipg/ewma IPG/EWMA ms')");
       }
     }

@@ -87,6 +87,12 @@ std::vector<std::string_view> split_words(std::string_view text) {
   return words;
 }
 
+std::string_view trim(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
 bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
 
 std::optional<double> to_number(std::string_view word) {

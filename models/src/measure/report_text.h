@@ -18,6 +18,8 @@ struct Line {
 
 std::vector<Line> split_lines(std::string_view text);
 std::vector<std::string_view> split_words(std::string_view text);
+// `text` without leading and trailing blanks (spaces and tabs).
+std::string_view trim(std::string_view text);
 bool contains(std::string_view text, std::string_view part);
 
 // A plain decimal number ("941", "0.39", "-1.5"); no exponent, inf or nan.

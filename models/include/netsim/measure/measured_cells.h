@@ -36,5 +36,10 @@ struct MeasuredCells {
 // from each of its runs. Throws std::invalid_argument if `metric` is not one
 // of metric_names().
 MeasuredCells cells_from(const MeasurementMapping& mapping, std::string_view metric = kDefaultMetric);
+// The same for several metrics at once (a ping's rtt_min_ms, rtt_avg_ms and
+// rtt_max_ms): each file is read once, and each of its runs gives one cell
+// per metric, in the order of `metrics` (an entry's own `metric` replaces
+// them all). A run without one of them is an error for that metric.
+MeasuredCells cells_from(const MeasurementMapping& mapping, const std::vector<std::string>& metrics);
 
 }  // namespace netsim::measure
