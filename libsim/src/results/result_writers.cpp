@@ -206,6 +206,20 @@ void write_run_text(std::ostream& out, const results::RunResult& run, int index,
                 rows);
   }
 
+  std::vector<Row> lpi_rows;
+  for (const auto& l : run.links()) {
+    if (!l.low_power_idle()) continue;
+    lpi_rows.push_back({l.link(), l.from() + "->" + l.to(), integer(l.lpi_wakeups()), integer(l.lpi_joined()),
+                        fixed(static_cast<double>(l.lpi_wait_ps()) / 1e6, 3)});
+  }
+  if (!lpi_rows.empty()) {
+    out << "eee:\n";
+    write_table(out, "  ",
+                {{"link", Align::left}, {"from->to", Align::left}, {"wake-ups", Align::right},
+                 {"joined a wake-up", Align::right}, {"waited us", Align::right}},
+                lpi_rows);
+  }
+
   if (run.netem_size() > 0) {
     std::vector<Row> rows;
     for (const auto& q : run.netem())

@@ -45,9 +45,11 @@ void Channel::start_next() {
   in_service_ = queue_.pop();
   if (in_service_ == nullptr) return;
   const SimTime tx = config_.rate.transmit_time(in_service_->ip_bytes() + config_.framing_bytes);
+  const SimTime wake = lpi_ != nullptr ? lpi_->begin_frame(lpi_dir_, sim_.now()) : 0;
   counters_.busy_time += tx;
-  tx_end_ = sim_.now() + tx;
-  sim_.schedule_in(tx, this, kTransmitDone);
+  tx_length_ = tx;
+  tx_end_ = sim_.now() + wake + tx;
+  sim_.schedule_in(wake + tx, this, kTransmitDone);
   for (ChannelListener* l : listeners_) l->on_transmit_start();
 }
 
@@ -58,6 +60,7 @@ void Channel::handle_event(std::uint64_t tag) {
     counters_.bytes_sent += p->ip_bytes();
     sim_.schedule_in(config_.delay, this, reinterpret_cast<std::uint64_t>(p));
     in_service_ = nullptr;
+    if (lpi_ != nullptr) lpi_->end_frame(lpi_dir_, sim_.now());
     start_next();
     if (observer_ != nullptr) observer_->on_queue_change(*this, QueueEvent::dequeue, p->ip_bytes());
     return;

@@ -477,6 +477,13 @@ void add_channel_stats(results::RunResult& out, const std::string& link, const C
   s->set_utilization(duration > 0 ? static_cast<double>(busy) / static_cast<double>(duration) : 0.0);
   s->set_max_queue_packets(c.max_queue_packets);
   s->set_max_queue_bytes(c.max_queue_bytes);
+  if (const LowPowerIdle* lpi = ch.low_power_idle(); lpi != nullptr) {
+    const LowPowerIdleCounters& e = lpi->counters(ch.low_power_idle_direction());
+    s->set_low_power_idle(true);
+    s->set_lpi_wakeups(e.wakeups);
+    s->set_lpi_joined(e.joined);
+    s->set_lpi_wait_ps(e.wait);
+  }
 }
 
 }  // namespace

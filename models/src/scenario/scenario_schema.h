@@ -29,8 +29,10 @@ inline constexpr std::array<std::string_view, 17> kNicKeys{
     "host_int_rx_mod", "host_int_latency", "host_int_jitter", "gro_flush_timeout", "napi_defer_hard_irqs"};
 inline constexpr std::array<std::string_view, 4> kSwitchKeys{"buffer", "buffer_packets", "clock_ppm", "profile"};
 inline constexpr std::array<std::string_view, 3> kHubKeys{"rate", "buffer", "profile"};
-inline constexpr std::array<std::string_view, 7> kLinkKeys{"ends", "rate", "delay", "mtu", "framing", "queue", "profile"};
+inline constexpr std::array<std::string_view, 8> kLinkKeys{"ends",  "rate",  "delay",   "mtu",
+                                                            "framing", "queue", "profile", "eee"};
 inline constexpr std::array<std::string_view, 2> kQueueKeys{"packets", "bytes"};
+inline constexpr std::array<std::string_view, 3> kEeeKeys{"wake", "lpi_after", "symmetric"};
 inline constexpr std::array<std::string_view, 7> kFilterKeys{"host",   "hook",        "type", "every",
                                                              "packet", "probability", "match"};
 inline constexpr std::array<std::string_view, 3> kMatchKeys{"protocol", "src_port", "dst_port"};
@@ -64,7 +66,7 @@ struct SubMapSchema {
   KeyList keys;
 };
 inline constexpr std::array<SubMapSchema, 3> kHostSubMaps{{{"nic", kNicKeys}, {"cpu", kCpuKeys}, {"netem", kNetemKeys}}};
-inline constexpr std::array<SubMapSchema, 1> kLinkSubMaps{{{"queue", kQueueKeys}}};
+inline constexpr std::array<SubMapSchema, 2> kLinkSubMaps{{{"queue", kQueueKeys}, {"eee", kEeeKeys}}};
 inline constexpr std::array<SubMapSchema, 1> kFilterSubMaps{{{"match", kMatchKeys}}};
 
 // A top-level map of named elements (hosts, links, ...). Some fields of an

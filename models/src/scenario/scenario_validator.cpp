@@ -76,6 +76,7 @@ class Validator {
   void parse_hub(const std::string& name, const Field& f);
   void parse_link(const std::string& name, const Field& f);
   void parse_ends(const Field& f, LinkSpec& link, std::optional<Field>& end_a, std::optional<Field>& end_b);
+  void parse_eee(const Field& f, LinkSpec& link);
   void parse_filter(const std::string& name, const Field& f);
   void parse_match(const Field& f, MatchSpec& m);
   void parse_flow(const std::string& name, const Field& f);
@@ -350,6 +351,7 @@ void Validator::parse_link(const std::string& name, const Field& f) {
   std::optional<Field> end_a;
   std::optional<Field> end_b;
   std::optional<Field> mtu;
+  std::optional<Field> eee;
   const auto seen = r_.visit_fields(f, kLinkKeys, [&](const std::string& key, const Field& v) {
     if (key == "ends") {
       parse_ends(v, l, end_a, end_b);
@@ -370,9 +372,12 @@ void Validator::parse_link(const std::string& name, const Field& f) {
           l.queue_bytes = r_.size(q, 1, kUnbounded);
         }
       });
+    } else if (key == "eee") {
+      eee.emplace(v);
     }
   });
   r_.require(f, seen, kRequiredLink);
+  if (eee) parse_eee(*eee, l);  // after the loop: its defaults depend on the rate
   const std::size_t index = spec_.links.size();
   spec_.links.push_back(std::move(l));
 
@@ -386,6 +391,43 @@ void Validator::parse_link(const std::string& name, const Field& f) {
               "must be at least 1280 on a link to IPv6 host '" + v6 + "' (RFC 8200), got " + std::to_string(link.mtu));
     }
   });
+}
+
+// Tw_sys_tx (min) of IEEE 802.3 Table 78-4 for the BASE-T PHY of each rate
+// (the case where the wake follows a completed sleep); other rates must say.
+std::optional<SimTime> standard_eee_wake(DataRate rate) {
+  switch (rate.bps()) {
+    case 100'000'000: return 20'500'000;        // 100BASE-TX: 20.5 us
+    case 1'000'000'000: return 16'500'000;      // 1000BASE-T: 16.5 us
+    case 2'500'000'000: return 17'920'000;      // 2.5GBASE-T: 17.92 us
+    case 5'000'000'000: return 8'960'000;       // 5GBASE-T: 8.96 us
+    case 10'000'000'000: return 4'480'000;      // 10GBASE-T: 4.48 us
+    default: return std::nullopt;
+  }
+}
+
+void Validator::parse_eee(const Field& f, LinkSpec& link) {
+  LinkSpec::Eee e;
+  // 1000BASE-T's PHYs go quiet only when both ends signal sleep (802.3 78.1.3.3.1).
+  e.symmetric = link.rate.bps() == 1'000'000'000;
+  std::optional<SimTime> wake = standard_eee_wake(link.rate);
+  r_.visit_fields(f, kEeeKeys, [&](const std::string& key, const Field& v) {
+    if (key == "wake") {
+      wake = r_.duration(v);
+      if (*wake <= 0) r_.fail(v, "must be positive (the time a sleeping link takes to carry a frame again)");
+    } else if (key == "lpi_after") {
+      e.lpi_after = r_.duration(v);
+      if (e.lpi_after < 0) r_.fail(v, "must not be negative");
+    } else if (key == "symmetric") {
+      e.symmetric = r_.boolean(v);
+    }
+  });
+  if (!wake) {
+    r_.fail(f, "needs 'wake' (Tw_sys_tx): IEEE 802.3 Table 78-4 gives it only for BASE-T rates (100 Mbit/s, 1, 2.5, 5, "
+               "10 Gbit/s), and this link runs at " + format_rate(link.rate));
+  }
+  e.wake = *wake;
+  link.eee = e;
 }
 
 void Validator::parse_ends(const Field& f, LinkSpec& link, std::optional<Field>& end_a, std::optional<Field>& end_b) {

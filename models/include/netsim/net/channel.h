@@ -6,11 +6,13 @@
 // only when its last bit has arrived.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "netsim/net/low_power_idle.h"
 #include "netsim/net/packet_receiver.h"
 #include "netsim/net/queue_observer.h"
 #include "netsim/sim/data_rate.h"
@@ -64,6 +66,14 @@ class Channel final : public EventHandler {
   bool send(Packet* p);
 
   void add_listener(ChannelListener* l) { listeners_.push_back(l); }
+  // Energy-Efficient Ethernet: frames of this channel are direction `dir` of
+  // `lpi` (owned by the link), and wait for it to wake when it sleeps.
+  void set_low_power_idle(LowPowerIdle* lpi, int dir) {
+    lpi_ = lpi;
+    lpi_dir_ = dir;
+  }
+  const LowPowerIdle* low_power_idle() const { return lpi_; }
+  int low_power_idle_direction() const { return lpi_dir_; }
   // Told after every enqueue, dequeue and tail drop; nullptr to stop.
   void set_observer(QueueObserver* o) { observer_ = o; }
   // Interposes a stage (a NIC's receive path, say) between the wire and the
@@ -97,9 +107,10 @@ class Channel final : public EventHandler {
   }
   bool busy() const { return in_service_ != nullptr; }
   // Serialization time spent up to `now` (busy_time counts a frame's whole
-  // serialization when it starts).
+  // serialization when it starts; a wake-up wait before it is not busy time).
   SimTime busy_time_so_far(SimTime now) const {
-    return counters_.busy_time - (in_service_ != nullptr && tx_end_ > now ? tx_end_ - now : 0);
+    if (in_service_ == nullptr || tx_end_ <= now) return counters_.busy_time;
+    return counters_.busy_time - std::min(tx_end_ - now, tx_length_);
   }
   const std::string& from() const { return from_; }
   const std::string& to() const { return to_; }
@@ -118,7 +129,10 @@ class Channel final : public EventHandler {
   PacketQueue queue_;
   Packet* in_service_ = nullptr;
   SimTime tx_end_ = 0;
+  SimTime tx_length_ = 0;  // serialization of the frame in service
   std::vector<ChannelListener*> listeners_;
+  LowPowerIdle* lpi_ = nullptr;
+  int lpi_dir_ = 0;
   QueueObserver* observer_ = nullptr;
   ChannelCounters counters_;
   OccupancyPeak peak_;

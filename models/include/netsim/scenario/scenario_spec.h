@@ -104,6 +104,13 @@ struct LinkSpec {
   std::int64_t framing_bytes = 38;    // per-frame wire overhead (Ethernet: 14+4+8+12)
   std::optional<std::int64_t> queue_packets;  // per-direction transmit queue limits
   std::optional<std::int64_t> queue_bytes;
+  // Energy-Efficient Ethernet (IEEE 802.3az low power idle) on both ends.
+  struct Eee {
+    SimTime wake = 0;       // Tw_sys_tx
+    SimTime lpi_after = 0;  // idle before the transmitter asserts LPI
+    bool symmetric = true;  // 1000BASE-T: quiet only while both directions are idle
+  };
+  std::optional<Eee> eee;
 };
 
 struct MatchSpec {
