@@ -17,22 +17,23 @@ constexpr SimTime us(double v) { return static_cast<SimTime>(v * 1e6); }
 
 TEST(LowPowerIdle, OneThousandBaseTSleepsOnlyWhenBothDirectionsAreIdle) {
   LowPowerIdle lpi({us(16.5), us(10), true});
-  // Idle since 0, LPI after 10 us: a frame at 0 finds the link awake.
-  EXPECT_EQ(lpi.begin_frame(0, 0), 0);
-  lpi.end_frame(0, us(12));
-  // The other side at 15 us: both idle since 12 us at most, sleep at 22 us.
-  EXPECT_EQ(lpi.begin_frame(1, us(15)), 0);
-  lpi.end_frame(1, us(27));
-  // Both idle since 27 us: asleep from 37 us, so a frame at 40 us waits the full wake.
-  EXPECT_EQ(lpi.begin_frame(0, us(40)), us(16.5));
-  // The other side at 50 us rides the same wake-up, which ends at 56.5 us.
-  EXPECT_EQ(lpi.begin_frame(1, us(50)), us(6.5));
-  lpi.end_frame(0, us(60));
+  // The link idled before the simulation: a frame at 0 finds it asleep,
+  // leaves at 16.5 us and (12 us long) ends at 28.5 us.
+  EXPECT_EQ(lpi.begin_frame(0, 0), us(16.5));
+  lpi.end_frame(0, us(28.5));
+  // The other side at 30 us: direction 0 idle for 1.5 us only, the link awake.
+  EXPECT_EQ(lpi.begin_frame(1, us(30)), 0);
+  lpi.end_frame(1, us(42));
+  // Both idle since 42 us: asleep from 52 us, so a frame at 60 us waits the full wake.
+  EXPECT_EQ(lpi.begin_frame(0, us(60)), us(16.5));
+  // The other side at 70 us rides the same wake-up, which ends at 76.5 us.
+  EXPECT_EQ(lpi.begin_frame(1, us(70)), us(6.5));
+  lpi.end_frame(0, us(88.5));
   // Direction 1 still sends: the link stays awake however long direction 0 idles.
-  EXPECT_EQ(lpi.begin_frame(0, us(500)), 0);
-  EXPECT_EQ(lpi.counters(0).wakeups, 1u);
+  EXPECT_EQ(lpi.begin_frame(0, us(600)), 0);
+  EXPECT_EQ(lpi.counters(0).wakeups, 2u);
   EXPECT_EQ(lpi.counters(0).joined, 0u);
-  EXPECT_EQ(lpi.counters(0).wait, us(16.5));
+  EXPECT_EQ(lpi.counters(0).wait, us(33));
   EXPECT_EQ(lpi.counters(1).wakeups, 0u);
   EXPECT_EQ(lpi.counters(1).joined, 1u);
   EXPECT_EQ(lpi.counters(1).wait, us(6.5));
@@ -40,8 +41,8 @@ TEST(LowPowerIdle, OneThousandBaseTSleepsOnlyWhenBothDirectionsAreIdle) {
 
 TEST(LowPowerIdle, AsymmetricDirectionsSleepAndWakeOnTheirOwn) {
   LowPowerIdle lpi({us(20.5), us(5), false});
-  EXPECT_EQ(lpi.begin_frame(1, 0), 0);  // direction 1 busy from 0 on
-  // Direction 0, idle since 0, asleep from 5 us although direction 1 is busy.
+  EXPECT_EQ(lpi.begin_frame(1, 0), us(20.5));  // direction 1 busy from 0 on
+  // Direction 0 asleep since before the start although direction 1 is busy.
   EXPECT_EQ(lpi.begin_frame(0, us(8)), us(20.5));
   lpi.end_frame(0, us(30));
   lpi.end_frame(1, us(31));
@@ -51,7 +52,7 @@ TEST(LowPowerIdle, AsymmetricDirectionsSleepAndWakeOnTheirOwn) {
   lpi.end_frame(1, us(40));
   EXPECT_EQ(lpi.begin_frame(1, us(45)), us(20.5));
   EXPECT_EQ(lpi.counters(0).wakeups, 1u);
-  EXPECT_EQ(lpi.counters(1).wakeups, 1u);
+  EXPECT_EQ(lpi.counters(1).wakeups, 2u);
   EXPECT_EQ(lpi.counters(1).joined, 0u);
 }
 
@@ -73,35 +74,31 @@ results::RunResult run_two_hosts(const std::vector<Override>& overrides) {
 // ns)); requests go at 0, 1, 2 and 3 s, each reply 5.976 us after its request.
 TEST(LowPowerIdle, APingWakesTheLinkOnceOrTwice) {
   {
-    // LPI at once: the request and the reply each wake the link, except the
-    // first request, which leaves the instant the link comes up (t = 0).
+    // LPI at once: the request and the reply each wake the link.
     const auto r = run_two_hosts({{"links.a-b.eee", "{lpi_after: 0s}"}});
     ASSERT_EQ(r.ping(0).replies_size(), 4);
-    EXPECT_EQ(r.ping(0).replies(0).time_ps(), us(11.952 + 16.5));
-    for (int i = 1; i < 4; ++i) EXPECT_EQ(r.ping(0).replies(i).time_ps(), us(11.952 + 2 * 16.5));
+    for (const auto& x : r.ping(0).replies()) EXPECT_EQ(x.time_ps(), us(11.952 + 2 * 16.5));
     ASSERT_EQ(r.links_size(), 2);
     EXPECT_TRUE(r.links(0).low_power_idle());
-    EXPECT_EQ(r.links(0).lpi_wakeups(), 3u);  // a->b
+    EXPECT_EQ(r.links(0).lpi_wakeups(), 4u);  // a->b
     EXPECT_EQ(r.links(1).lpi_wakeups(), 4u);  // b->a
-    EXPECT_EQ(r.links(0).lpi_wait_ps(), 3 * us(16.5));
+    EXPECT_EQ(r.links(0).lpi_wait_ps(), 4 * us(16.5));
     EXPECT_EQ(r.links(0).lpi_joined(), 0u);
   }
   {
     // LPI after 10 us: the reply leaves 5 us after the request's last bit,
-    // before the link sleeps; the first request (t = 0) finds it awake.
+    // before the link sleeps.
     const auto r = run_two_hosts({{"links.a-b.eee", "{lpi_after: 10us}"}});
     ASSERT_EQ(r.ping(0).replies_size(), 4);
-    EXPECT_EQ(r.ping(0).replies(0).time_ps(), us(11.952));
-    for (int i = 1; i < 4; ++i) EXPECT_EQ(r.ping(0).replies(i).time_ps(), us(11.952 + 16.5));
-    EXPECT_EQ(r.links(0).lpi_wakeups(), 3u);
+    for (const auto& x : r.ping(0).replies()) EXPECT_EQ(x.time_ps(), us(11.952 + 16.5));
+    EXPECT_EQ(r.links(0).lpi_wakeups(), 4u);
     EXPECT_EQ(r.links(1).lpi_wakeups(), 0u);
   }
   {
     // The same on a link whose directions sleep on their own (`symmetric:
-    // false`) with LPI after 3 us: b's transmitter, idle since time 0, sleeps.
+    // false`) with LPI after 3 us: b's transmitter sleeps although a's sent 5 us ago.
     const auto r = run_two_hosts({{"links.a-b.eee", "{lpi_after: 3us, symmetric: false}"}});
-    EXPECT_EQ(r.ping(0).replies(0).time_ps(), us(11.952 + 16.5));
-    for (int i = 1; i < 4; ++i) EXPECT_EQ(r.ping(0).replies(i).time_ps(), us(11.952 + 2 * 16.5));
+    for (const auto& x : r.ping(0).replies()) EXPECT_EQ(x.time_ps(), us(11.952 + 2 * 16.5));
   }
   {
     // `eee: {}` takes every default: 16.5 us, LPI at once, symmetric.
@@ -109,10 +106,16 @@ TEST(LowPowerIdle, APingWakesTheLinkOnceOrTwice) {
     EXPECT_EQ(r.ping(0).replies(3).time_ps(), us(11.952 + 2 * 16.5));
   }
   {
+    // `eee: true` is `eee: {}`; `eee: false` is no EEE (it turns off a profile's).
+    EXPECT_EQ(run_two_hosts({{"links.a-b.eee", "true"}}).ping(0).replies(3).time_ps(), us(11.952 + 2 * 16.5));
+    const auto off = run_two_hosts({{"links.a-b.eee", "false"}});
+    EXPECT_EQ(off.ping(0).replies(3).time_ps(), us(11.952));
+    EXPECT_FALSE(off.links(0).low_power_idle());
+  }
+  {
     // An explicit wake time replaces 802.3's 16.5 us for 1000BASE-T.
     const auto r = run_two_hosts({{"links.a-b.eee", "{wake: 30us}"}});
-    EXPECT_EQ(r.ping(0).replies(0).time_ps(), us(11.952 + 30));
-    for (int i = 1; i < 4; ++i) EXPECT_EQ(r.ping(0).replies(i).time_ps(), us(11.952 + 2 * 30));
+    for (const auto& x : r.ping(0).replies()) EXPECT_EQ(x.time_ps(), us(11.952 + 2 * 30));
   }
 }
 
@@ -153,7 +156,8 @@ TEST(LowPowerIdle, Errors) {
   EXPECT_NE(error({{"links.a-b.eee", "{lpi_after: -1us}"}}).find("links.a-b.eee.lpi_after"), std::string::npos);
   EXPECT_NE(error({{"links.a-b.eee", "{sleep: 1us}"}}).find("links.a-b.eee.sleep"), std::string::npos);
   EXPECT_NE(error({{"links.a-b.eee", "{symmetric: maybe}"}}).find("links.a-b.eee.symmetric"), std::string::npos);
-  EXPECT_NE(error({{"links.a-b.eee", "16.5us"}}).find("links.a-b.eee"), std::string::npos);
+  EXPECT_NE(error({{"links.a-b.eee", "16.5us"}}).find("links.a-b.eee': expected a map with keys wake, lpi_after, symmetric"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -169,34 +169,37 @@ TEST(PingReport, ReadBackAsMeasuredData) {
 }
 
 TEST(T1IdlePing, WithoutJitterItIsTheHandArithmetic) {
-  // docs/t1.md: 4 links x 11 us + 2 receive paths x (20 us interrupt + 200 us
-  // wake-up of a vCPU idle for more than 1 ms), plus 4 x 976 ns of
-  // serialization: 487.904 us for every echo, 1 s apart.
+  // docs/t1.md: 4 links x (11 us + 16.5 us to wake the sleeping link, EEE)
+  // + 2 receive paths x (20 us interrupt + 167.5 us wake-up of a vCPU idle
+  // for more than 1 ms), plus 4 x 976 ns of serialization: 488.904 us for
+  // every echo, 1 s apart.
   const std::string path = std::string(NETSIM_SOURCE_DIR) + "/scenarios/t1-idle-ping.yaml";
   const results::RunResult r = run_scenario(load_scenario(
       path, {{"seeds", "1"}, {"hosts.sender.nic.irq_jitter", "0us"}, {"hosts.receiver.nic.irq_jitter", "0us"},
              {"hosts.sender.nic.idle_wake_jitter", "0us"}, {"hosts.receiver.nic.idle_wake_jitter", "0us"}}));
   ASSERT_EQ(r.ping_size(), 1);
   ASSERT_EQ(r.ping(0).replies_size(), 10);
-  for (const auto& x : r.ping(0).replies()) EXPECT_EQ(x.time_ps(), 487'904'000) << x.icmp_seq();
+  for (const auto& x : r.ping(0).replies()) EXPECT_EQ(x.time_ps(), 488'904'000) << x.icmp_seq();
   ASSERT_EQ(r.nics_size(), 2);
   for (const auto& n : r.nics()) EXPECT_EQ(n.idle_wakeups(), 10u) << n.host();
+  ASSERT_EQ(r.links_size(), 4);
+  for (const auto& l : r.links()) EXPECT_EQ(l.lpi_wakeups(), 10u) << l.from() << "->" << l.to();
 }
 
 TEST(T1IdlePing, JitterStaysInsideTheDocumentedRange) {
-  // With the shipped jitter: 487.904 us plus 2 x (0-20 + 0-137) us, i.e.
-  // within [487.904, 801.904] us, and spread over most of it.
+  // With the shipped jitter: 488.904 us plus 2 x (0-20 + 0-137) us, i.e.
+  // within [488.904, 802.904] us, and spread over most of it.
   const std::string path = std::string(NETSIM_SOURCE_DIR) + "/scenarios/t1-idle-ping.yaml";
   const results::RunResult r =
       run_scenario(load_scenario(path, {{"seeds", "1"}, {"traffic.ping.count", "500"}, {"duration", "501s"}}));
   const auto& f = r.flows(0);
   EXPECT_EQ(f.packets_received(), 500u);
-  EXPECT_GE(f.rtt_min_ms(), 0.487904);
-  EXPECT_LE(f.rtt_max_ms(), 0.801904);
+  EXPECT_GE(f.rtt_min_ms(), 0.488904);
+  EXPECT_LE(f.rtt_max_ms(), 0.802904);
   EXPECT_LT(f.rtt_min_ms(), 0.55);
   EXPECT_GT(f.rtt_max_ms(), 0.74);
   // Mean of the jitter: 2 x (10 + 68.5) us above the floor.
-  EXPECT_NEAR(f.rtt_avg_ms(), 0.487904 + 0.157, 0.01);
+  EXPECT_NEAR(f.rtt_avg_ms(), 0.488904 + 0.157, 0.01);
 }
 
 TEST(PingMeasured, RoundTripMetricsCompareInMilliseconds) {

@@ -213,15 +213,24 @@ TEST_F(Profiles, ShippedT1ScenarioGetsTheT1ReceivePaths) {
     EXPECT_EQ(h->nic->idle_wake_jitter, 137_us);  // ...the ping's spread is in the wake-ups
     EXPECT_EQ(h->nic->irq_min_interval, 0);  // a virtio guest has no interrupt throttling...
     EXPECT_EQ(h->nic->host_int_rx_mod, 65_us);  // ...the box's re(4) NIC moderates instead
-    EXPECT_EQ(h->nic->idle_wake_delay, 200_us);
+    EXPECT_EQ(h->nic->idle_wake_delay, 167'500_ns);
     EXPECT_EQ(h->nic->idle_after, 1'000_us);
     EXPECT_TRUE(h->nic->gro);
   }
   EXPECT_EQ(snd.hz, 1000);
   EXPECT_EQ(rcv.hz, 250);
-  // An idle ping: four link crossings and two woken receive paths, 484 us plus 0-314 us of jitter.
-  for (const LinkSpec& l : s.links) EXPECT_EQ(l.delay, 11_us) << l.name;
-  EXPECT_EQ(4 * s.links.at(0).delay + 2 * (snd.nic->irq_delay + snd.nic->idle_wake_delay), 484_us);
+  // An idle ping: four crossings of sleeping links (EEE, 1000BASE-T's 16.5 us
+  // wake) and two woken receive paths, 485 us plus 0-314 us of jitter.
+  for (const LinkSpec& l : s.links) {
+    EXPECT_EQ(l.delay, 11_us) << l.name;
+    ASSERT_TRUE(l.eee.has_value()) << l.name;
+    EXPECT_EQ(l.eee->wake, 16'500_ns);
+    EXPECT_EQ(l.eee->lpi_after, 12'368_ns);
+    EXPECT_TRUE(l.eee->symmetric);
+  }
+  EXPECT_EQ(4 * (s.links.at(0).delay + s.links.at(0).eee->wake) +
+                2 * (snd.nic->irq_delay + snd.nic->idle_wake_delay),
+            485_us);
   EXPECT_EQ(2 * (snd.nic->irq_jitter + snd.nic->idle_wake_jitter), 314_us);
   EXPECT_EQ(s.switches.at(0).buffer_bytes, 256'000);
 }

@@ -411,7 +411,18 @@ void Validator::parse_eee(const Field& f, LinkSpec& link) {
   // 1000BASE-T's PHYs go quiet only when both ends signal sleep (802.3 78.1.3.3.1).
   e.symmetric = link.rate.bps() == 1'000'000'000;
   std::optional<SimTime> wake = standard_eee_wake(link.rate);
-  r_.visit_fields(f, kEeeKeys, [&](const std::string& key, const Field& v) {
+  // `eee: false` turns off what a profile turned on; `eee: true` is `eee: {}`.
+  if (f.value.IsScalar()) {
+    const std::string text = f.value.Scalar();
+    if (text != "true" && text != "false") {
+      r_.fail(f, "expected a map with keys " + join_words(kEeeKeys) + ", or true or false, got '" + text + "'");
+    }
+    if (text == "false") {
+      link.eee.reset();
+      return;
+    }
+  }
+  if (!f.value.IsScalar()) r_.visit_fields(f, kEeeKeys, [&](const std::string& key, const Field& v) {
     if (key == "wake") {
       wake = r_.duration(v);
       if (*wake <= 0) r_.fail(v, "must be positive (the time a sleeping link takes to carry a frame again)");

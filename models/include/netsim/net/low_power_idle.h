@@ -12,7 +12,8 @@
 // energy saved are not modelled: only the latency a frame sees.
 //
 // The state is computed lazily from when each direction last went idle, so
-// an idle link costs no events.
+// an idle link costs no events. A link is asleep when the simulation starts
+// (it idled before), so the first frame waits too.
 #pragma once
 
 #include <array>
@@ -55,8 +56,11 @@ class LowPowerIdle {
   SimTime sleep_time(int dir) const;
 
   LowPowerIdleConfig config_;
+  // The link has idled since long before the simulation starts: its first
+  // frame finds it asleep.
+  static constexpr SimTime kIdleSinceStart = -(SimTime{1} << 62);
   std::array<bool, 2> busy_{false, false};
-  std::array<SimTime, 2> idle_since_{0, 0};
+  std::array<SimTime, 2> idle_since_{kIdleSinceStart, kIdleSinceStart};
   // End of the last wake-up, per direction (both entries move together when
   // symmetric): a frame that arrives while one is under way waits for it.
   std::array<SimTime, 2> awake_at_{0, 0};
