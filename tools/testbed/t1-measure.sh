@@ -34,6 +34,11 @@
 #     --set 'traffic.lping={type: ping, from: sender, to: receiver, interval: 200ms, start: 2s, stop: 11s}' \
 #     --data DIR/ping-loaded.yaml --set measured.flow=lping --set measured.metric=rtt_avg_ms
 #   netsim run scenarios/t1-idle-ping.yaml --data DIR/idle-ping.yaml
+# One thing this script cannot see from inside the VMs: whether the boxes'
+# links to the hub run Energy-Efficient Ethernet, which netsim's testbed
+# profiles assume (docs/t1.md "Energy-Efficient Ethernet"). FreeBSD's re(4)
+# shows no EEE state; boot a box from a Linux stick, keep it on the same
+# switch port, and run `ethtool --show-eee <port>` ("enabled - active" or not).
 # The rule's text is built here and meant to expand on this side.
 # shellcheck disable=SC2029
 set -u
