@@ -84,6 +84,10 @@ results::RunSet sample_runs() {
   fwd->set_utilization(0.012304);
   fwd->set_max_queue_packets(17);
   fwd->set_max_queue_bytes(26146);
+  fwd->set_low_power_idle(true);  // Energy-Efficient Ethernet, this direction only
+  fwd->set_lpi_wakeups(3);
+  fwd->set_lpi_joined(1);
+  fwd->set_lpi_wait_ps(49'500_ns);
   auto* rev = ok.add_links();
   rev->set_link("wan");
   rev->set_from("sw2");
@@ -257,6 +261,11 @@ TEST(ResultWriters, LinksCsv) {
   EXPECT_EQ(rows[0].at("packets_dropped"), "5");
   EXPECT_EQ(parse_double(rows[0].at("busy_s")), 0.012304);
   EXPECT_EQ(parse_double(rows[1].at("utilization")), 5.12e-6);
+  EXPECT_EQ(rows[0].at("lpi_wakeups"), "3");
+  EXPECT_EQ(rows[0].at("lpi_joined"), "1");
+  EXPECT_EQ(parse_double(rows[0].at("lpi_wait_s")), 49.5e-6);
+  EXPECT_EQ(rows[1].at("lpi_wakeups"), "");  // no EEE on that direction's link record
+  EXPECT_EQ(rows[1].at("lpi_wait_s"), "");
   EXPECT_EQ(rows[2].at("link"), "");
   EXPECT_EQ(rows[2].at("scenario"), "broken");
 }
@@ -324,6 +333,12 @@ TEST(ResultWriters, TextReport) {
   EXPECT_TRUE(has_line("  link  from->to  packets    bytes  dropped  utilization %  max queue pkts  max queue bytes"));
   EXPECT_TRUE(has_line("  wan   sw1->sw2     1000  1538000        5           1.23              17            26146"));
   EXPECT_TRUE(has_line("  wan   sw2->sw1       10      640        0           0.00               1               64"));
+
+  // Energy-Efficient Ethernet: only the records that have it, wait in microseconds.
+  EXPECT_TRUE(has_line("eee:"));
+  EXPECT_TRUE(has_line("  link  from->to  wake-ups  joined a wake-up  waited us"));
+  EXPECT_TRUE(has_line("  wan   sw1->sw2         3                 1     49.500"));
+  EXPECT_EQ(text.find("  wan   sw2->sw1         0"), std::string::npos);
 
   EXPECT_TRUE(has_line("  name      host  hook     type  matched  dropped"));
   EXPECT_TRUE(has_line("  drop-nth  h2    ingress  nth      1000     1000"));

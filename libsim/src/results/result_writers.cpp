@@ -334,7 +334,7 @@ void write_run_text(std::ostream& out, const results::RunResult& run, int index,
 // Column groups of the CSV tables: kept in step with kFlowCsvColumns / kLinkCsvColumns.
 constexpr std::size_t kRunCsvFields = 5;         // scenario .. sim_time_s, shared by both tables
 constexpr std::size_t kFlowCsvFields = 12;       // flow .. receiver_mbps
-constexpr std::size_t kLinkCsvFields = 11;       // link .. max_queue_bytes
+constexpr std::size_t kLinkCsvFields = 14;       // link .. lpi_wait_s
 static_assert(std::size(kFlowCsvColumns) == kRunCsvFields + 2 + kFlowCsvFields + 1);  // + events, wall_time_s; error
 static_assert(std::size(kLinkCsvColumns) == kRunCsvFields + kLinkCsvFields + 1);
 
@@ -469,10 +469,14 @@ void write_links_csv(std::ostream& out, const results::RunSet& runs) {
       write_csv_record(out, record);
     };
     if (run.links_size() == 0) emit(std::vector<std::string>(kLinkCsvFields));
-    for (const auto& l : run.links())
+    for (const auto& l : run.links()) {
+      const bool lpi = l.low_power_idle();
       emit({l.link(), l.from(), l.to(), integer(l.packets_sent()), integer(l.bytes_sent()),
             integer(l.packets_dropped()), integer(l.bytes_dropped()), format_double_roundtrip(seconds(l.busy_ps())),
-            format_double_roundtrip(l.utilization()), integer(l.max_queue_packets()), integer(l.max_queue_bytes())});
+            format_double_roundtrip(l.utilization()), integer(l.max_queue_packets()), integer(l.max_queue_bytes()),
+            lpi ? integer(l.lpi_wakeups()) : "", lpi ? integer(l.lpi_joined()) : "",
+            lpi ? format_double_roundtrip(seconds(l.lpi_wait_ps())) : ""});
+    }
   }
 }
 

@@ -38,7 +38,8 @@ void write_json(std::ostream& out, const results::RunSet& runs);
 // overrides as "k=v;k=v". Columns in the order of kFlowCsvColumns.
 void write_csv(std::ostream& out, const results::RunSet& runs);
 // One row per (run, link direction), columns kLinkCsvColumns; a run without links yields
-// one row with empty link columns. utilization is a fraction (busy / simulated time).
+// one row with empty link columns. utilization is a fraction (busy / simulated time);
+// the lpi_ columns (Energy-Efficient Ethernet) are empty for a link without it.
 void write_links_csv(std::ostream& out, const results::RunSet& runs);
 
 // Line 1: the run; line 2: the flow (or link); then the run's error, last because it may be long.
@@ -50,7 +51,7 @@ inline constexpr std::string_view kFlowCsvColumns[] = {
 inline constexpr std::string_view kLinkCsvColumns[] = {
     "scenario", "file", "seed", "overrides", "sim_time_s",
     "link", "from", "to", "packets_sent", "bytes_sent", "packets_dropped", "bytes_dropped", "busy_s",
-    "utilization", "max_queue_packets", "max_queue_bytes",
+    "utilization", "max_queue_packets", "max_queue_bytes", "lpi_wakeups", "lpi_joined", "lpi_wait_s",
     "error"};
 
 // One RFC 4180 record with a "\n" line end; a field is quoted only when it holds ',', '"', CR or LF.
