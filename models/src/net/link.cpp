@@ -5,7 +5,7 @@
 namespace netsim {
 
 Link::Link(Simulation& sim, std::string name, Node& a, Node& b, const ChannelConfig& a_to_b,
-           const ChannelConfig& b_to_a)
+           const ChannelConfig& b_to_a, const std::optional<LowPowerIdleConfig>& eee)
     : Component(sim, std::move(name)),
       a_(a),
       b_(b),
@@ -15,14 +15,11 @@ Link::Link(Simulation& sim, std::string name, Node& a, Node& b, const ChannelCon
       b_to_a_(sim, b.name(), a.name(), b_to_a, &a, port_a_) {
   a.add_port(&a_to_b_);
   b.add_port(&b_to_a_);
-}
-
-Link::Link(Simulation& sim, std::string name, Node& a, Node& b, const ChannelConfig& a_to_b,
-           const ChannelConfig& b_to_a, const LowPowerIdleConfig& eee)
-    : Link(sim, std::move(name), a, b, a_to_b, b_to_a) {
-  lpi_.emplace(eee);
-  a_to_b_.set_low_power_idle(&*lpi_, 0);
-  b_to_a_.set_low_power_idle(&*lpi_, 1);
+  if (eee) {
+    lpi_.emplace(*eee);
+    a_to_b_.set_low_power_idle(&*lpi_, 0);
+    b_to_a_.set_low_power_idle(&*lpi_, 1);
+  }
 }
 
 }  // namespace netsim

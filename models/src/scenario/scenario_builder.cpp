@@ -328,14 +328,8 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
   for (const auto& l : spec.links) {
     Node& a = *b.nodes[idx.ids.at(l.end_a)];
     Node& z = *b.nodes[idx.ids.at(l.end_b)];
-    const ChannelConfig a_to_z = channel_from(spec, l.end_a, l, clock_offset_ppm);
-    const ChannelConfig z_to_a = channel_from(spec, l.end_b, l, clock_offset_ppm);
-    if (l.eee) {
-      const LowPowerIdleConfig eee{l.eee->wake, l.eee->lpi_after, l.eee->symmetric};
-      b.links.push_back(&sim.add<Link>(l.name, a, z, a_to_z, z_to_a, eee));
-    } else {
-      b.links.push_back(&sim.add<Link>(l.name, a, z, a_to_z, z_to_a));
-    }
+    b.links.push_back(&sim.add<Link>(l.name, a, z, channel_from(spec, l.end_a, l, clock_offset_ppm),
+                                     channel_from(spec, l.end_b, l, clock_offset_ppm), l.eee));
   }
   auto tables = b.topology.forwarding_tables();
   for (Node* n : b.nodes) n->set_forwarding(tables[n->id()]);

@@ -149,14 +149,21 @@ class QueueTraceWriter final : public QueueObserver {
   std::string link_;
 };
 
+// A new flow record with the fields every kind of flow has.
+template <class FlowSpec>
+results::FlowStats* add_flow(results::RunResult& out, const FlowSpec& spec, const char* kind) {
+  auto* s = out.add_flows();
+  s->set_name(spec.name);
+  s->set_kind(kind);
+  s->set_src(spec.from);
+  s->set_dst(spec.to);
+  return s;
+}
+
 void add_udp_flow(results::RunResult& out, const BuiltUdpFlow& f) {
   const UdpSourceConfig& c = f.source->config();
   const SimTime span = c.stop - c.start;
-  auto* s = out.add_flows();
-  s->set_name(f.spec->name);
-  s->set_kind("udp");
-  s->set_src(f.spec->from);
-  s->set_dst(f.spec->to);
+  auto* s = add_flow(out, *f.spec, "udp");
   s->set_packets_sent(f.source->packets_sent());
   s->set_bytes_sent(f.source->bytes_sent());
   s->set_packets_received(f.sink->packets_received());
@@ -178,11 +185,7 @@ void add_tcp_flow(results::RunResult& out, const BuiltTcpFlow& f, const CpuLogs&
   const TcpFlowCounters c = f.driver->counters();
   const SimTime span = f.driver->end() - f.driver->start();
   const SimTime receive_span = c.receive_span > 0 ? c.receive_span : span;
-  auto* s = out.add_flows();
-  s->set_name(f.spec->name);
-  s->set_kind("tcp");
-  s->set_src(f.spec->from);
-  s->set_dst(f.spec->to);
+  auto* s = add_flow(out, *f.spec, "tcp");
   s->set_packets_sent(c.data_segments_sent);
   s->set_bytes_sent(c.bytes_sent);
   s->set_packets_received(c.segments_received);
@@ -214,11 +217,7 @@ void add_tcp_flow(results::RunResult& out, const BuiltTcpFlow& f, const CpuLogs&
 void add_ping_flow(results::RunResult& out, const BuiltPingFlow& f) {
   const PingClient& c = *f.client;
   const PingStats st = c.stats();
-  auto* s = out.add_flows();
-  s->set_name(f.spec->name);
-  s->set_kind("ping");
-  s->set_src(f.spec->from);
-  s->set_dst(f.spec->to);
+  auto* s = add_flow(out, *f.spec, "ping");
   s->set_packets_sent(st.transmitted);
   s->set_bytes_sent(st.transmitted * c.config().data_bytes);
   s->set_packets_received(st.received);
@@ -477,12 +476,11 @@ void add_channel_stats(results::RunResult& out, const std::string& link, const C
   s->set_utilization(duration > 0 ? static_cast<double>(busy) / static_cast<double>(duration) : 0.0);
   s->set_max_queue_packets(c.max_queue_packets);
   s->set_max_queue_bytes(c.max_queue_bytes);
-  if (const LowPowerIdle* lpi = ch.low_power_idle(); lpi != nullptr) {
-    const LowPowerIdleCounters& e = lpi->counters(ch.low_power_idle_direction());
+  if (const LowPowerIdleCounters* e = ch.low_power_idle_counters(); e != nullptr) {
     s->set_low_power_idle(true);
-    s->set_lpi_wakeups(e.wakeups);
-    s->set_lpi_joined(e.joined);
-    s->set_lpi_wait_ps(e.wait);
+    s->set_lpi_wakeups(e->wakeups);
+    s->set_lpi_joined(e->joined);
+    s->set_lpi_wait_ps(e->wait);
   }
 }
 

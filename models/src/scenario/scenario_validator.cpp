@@ -407,7 +407,7 @@ std::optional<SimTime> standard_eee_wake(DataRate rate) {
 }
 
 void Validator::parse_eee(const Field& f, LinkSpec& link) {
-  LinkSpec::Eee e;
+  LowPowerIdleConfig e;
   // 1000BASE-T's PHYs go quiet only when both ends signal sleep (802.3 78.1.3.3.1).
   e.symmetric = link.rate.bps() == 1'000'000'000;
   std::optional<SimTime> wake = standard_eee_wake(link.rate);

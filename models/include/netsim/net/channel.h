@@ -72,8 +72,8 @@ class Channel final : public EventHandler {
     lpi_ = lpi;
     lpi_dir_ = dir;
   }
-  const LowPowerIdle* low_power_idle() const { return lpi_; }
-  int low_power_idle_direction() const { return lpi_dir_; }
+  // This direction's wake-ups and waits; null without Energy-Efficient Ethernet.
+  const LowPowerIdleCounters* low_power_idle_counters() const { return lpi_ ? &lpi_->counters(lpi_dir_) : nullptr; }
   // Told after every enqueue, dequeue and tail drop; nullptr to stop.
   void set_observer(QueueObserver* o) { observer_ = o; }
   // Interposes a stage (a NIC's receive path, say) between the wire and the

@@ -13,11 +13,10 @@ namespace netsim {
 class Link : public Component {
  public:
   // Attaches a new port on each end; the channel a->b delivers to b's new port.
-  Link(Simulation& sim, std::string name, Node& a, Node& b, const ChannelConfig& a_to_b, const ChannelConfig& b_to_a);
-  // The same with Energy-Efficient Ethernet on both ends: direction 0 of
-  // the low power idle state is a->b, direction 1 b->a.
+  // With `eee`, Energy-Efficient Ethernet on both ends: direction 0 of the
+  // low power idle state is a->b, direction 1 b->a.
   Link(Simulation& sim, std::string name, Node& a, Node& b, const ChannelConfig& a_to_b, const ChannelConfig& b_to_a,
-       const LowPowerIdleConfig& eee);
+       const std::optional<LowPowerIdleConfig>& eee = std::nullopt);
 
   Node& end_a() const { return a_; }
   Node& end_b() const { return b_; }
@@ -27,8 +26,6 @@ class Link : public Component {
   const Channel& b_to_a() const { return b_to_a_; }
   int port_at_a() const { return port_a_; }
   int port_at_b() const { return port_b_; }
-  // Null without Energy-Efficient Ethernet.
-  const LowPowerIdle* low_power_idle() const { return lpi_ ? &*lpi_ : nullptr; }
 
  private:
   Node& a_;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "netsim/host/host_cpu.h"
+#include "netsim/net/low_power_idle.h"
 #include "netsim/sim/data_rate.h"
 #include "netsim/sim/packet.h"
 #include "netsim/sim/time.h"
@@ -105,12 +106,7 @@ struct LinkSpec {
   std::optional<std::int64_t> queue_packets;  // per-direction transmit queue limits
   std::optional<std::int64_t> queue_bytes;
   // Energy-Efficient Ethernet (IEEE 802.3az low power idle) on both ends.
-  struct Eee {
-    SimTime wake = 0;       // Tw_sys_tx
-    SimTime lpi_after = 0;  // idle before the transmitter asserts LPI
-    bool symmetric = true;  // 1000BASE-T: quiet only while both directions are idle
-  };
-  std::optional<Eee> eee;
+  std::optional<LowPowerIdleConfig> eee;
 };
 
 struct MatchSpec {
