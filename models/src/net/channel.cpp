@@ -44,12 +44,12 @@ bool Channel::send(Packet* p) {
 void Channel::start_next() {
   in_service_ = queue_.pop();
   if (in_service_ == nullptr) return;
-  const SimTime tx = config_.rate.transmit_time(in_service_->ip_bytes() + config_.framing_bytes);
-  const SimTime wake = lpi_ != nullptr ? lpi_->begin_frame(lpi_dir_, sim_.now()) : 0;
+  const SimTime tx = serialization_time(*in_service_);
   counters_.busy_time += tx;
-  tx_length_ = tx;
-  tx_end_ = sim_.now() + wake + tx;
-  sim_.schedule_in(wake + tx, this, kTransmitDone);
+  SimTime until_done = tx;
+  if (lpi_ != nullptr) [[unlikely]] until_done += lpi_->begin_frame(lpi_dir_, sim_.now());
+  tx_end_ = sim_.now() + until_done;
+  sim_.schedule_in(until_done, this, kTransmitDone);
   for (ChannelListener* l : listeners_) l->on_transmit_start();
 }
 
@@ -60,7 +60,7 @@ void Channel::handle_event(std::uint64_t tag) {
     counters_.bytes_sent += p->ip_bytes();
     sim_.schedule_in(config_.delay, this, reinterpret_cast<std::uint64_t>(p));
     in_service_ = nullptr;
-    if (lpi_ != nullptr) lpi_->end_frame(lpi_dir_, sim_.now());
+    if (lpi_ != nullptr) [[unlikely]] lpi_->end_frame(lpi_dir_, sim_.now());
     start_next();
     if (observer_ != nullptr) observer_->on_queue_change(*this, QueueEvent::dequeue, p->ip_bytes());
     return;

@@ -110,7 +110,7 @@ class Channel final : public EventHandler {
   // serialization when it starts; a wake-up wait before it is not busy time).
   SimTime busy_time_so_far(SimTime now) const {
     if (in_service_ == nullptr || tx_end_ <= now) return counters_.busy_time;
-    return counters_.busy_time - std::min(tx_end_ - now, tx_length_);
+    return counters_.busy_time - std::min(tx_end_ - now, serialization_time(*in_service_));
   }
   const std::string& from() const { return from_; }
   const std::string& to() const { return to_; }
@@ -119,6 +119,9 @@ class Channel final : public EventHandler {
 
  private:
   void start_next();
+  SimTime serialization_time(const Packet& p) const {
+    return config_.rate.transmit_time(p.ip_bytes() + config_.framing_bytes);
+  }
 
   Simulation& sim_;
   std::string from_;
@@ -128,8 +131,7 @@ class Channel final : public EventHandler {
   int receiver_port_;
   PacketQueue queue_;
   Packet* in_service_ = nullptr;
-  SimTime tx_end_ = 0;
-  SimTime tx_length_ = 0;  // serialization of the frame in service
+  SimTime tx_end_ = 0;  // last bit of the frame in service (after a wake-up wait, if any)
   std::vector<ChannelListener*> listeners_;
   LowPowerIdle* lpi_ = nullptr;
   int lpi_dir_ = 0;
