@@ -414,7 +414,8 @@ TEST(TcpScenario, TwoNewRenoFlowsThroughT2PortShareFairly) {
   const double jain = (x1 + x2) * (x1 + x2) / (2.0 * (x1 * x1 + x2 * x2));
   EXPECT_GT(jain, 0.95) << x1 << " vs " << x2;
   EXPECT_GT(x1 + x2, 850.0);
-  // The losses are the router port's tail drops, nothing else.
+  // The losses are tail drops: the router port's, and when one sender runs
+  // ahead on its own link, its box's NIC queue (the next test).
   std::uint64_t drops = 0;
   for (const auto& l : r.links()) drops += l.packets_dropped();
   EXPECT_GT(drops, 0u);
@@ -430,6 +431,30 @@ TEST(TcpScenario, TwoNewRenoFlowsThroughT2PortShareFairly) {
   EXPECT_GT(peak, 256'000u - 1500u);
   EXPECT_LE(peak, 256'000u);
   EXPECT_GT(reported_drops, 0u);
+}
+
+// A bhyve guest's frames leave through its box's re(4) queue: 512 in if_snd
+// plus 254 in the descriptor ring (scenarios/profiles/bhyve-vm.yaml). In T2 a
+// sender that runs ahead while the other recovers fills its own 1 Gbit/s link
+// (as fast as the router port), so its standing queue sits in that NIC, which
+// tail-drops at exactly 766 frames; without the limit it grew past 1000.
+TEST(TcpScenario, T2SenderVmQueuesStopAtTheBoxNicsRe4Limit) {
+  const ScenarioSpec spec = load_scenario(std::string(NETSIM_SOURCE_DIR) + "/scenarios/t2-tcp-friendliness.yaml",
+                                          {Override{"traffic.s1.cc", "cubic"}, Override{"traffic.s2.cc", "newreno"},
+                                           Override{"hosts.s1.hz", "100"}, Override{"hosts.s2.hz", "100"}});
+  ASSERT_TRUE(spec.hosts.at(0).tx_buffer_packets.has_value());
+  EXPECT_EQ(*spec.hosts.at(0).tx_buffer_packets, 766);
+  const results::RunResult r = run_scenario(spec);
+  std::uint64_t sender_drops = 0;
+  std::uint64_t peak = 0;
+  for (const auto& l : r.links()) {
+    if (l.from() != "s1" && l.from() != "s2") continue;
+    EXPECT_LE(l.max_queue_packets(), 766u) << l.from();
+    peak = std::max<std::uint64_t>(peak, l.max_queue_packets());
+    sender_drops += l.packets_dropped();
+  }
+  EXPECT_EQ(peak, 766u);
+  EXPECT_GT(sender_drops, 0u);
 }
 
 }  // namespace
