@@ -91,6 +91,41 @@ TEST(Rng, UniformBelowIsInRangeAndRoughlyUniform) {
   }
 }
 
+// von Neumann's method against the exponential law: mean 1, P(X > 1) = e^-1,
+// P(X > 3) = e^-3 (tolerances about 4.5 standard errors of 200 000 draws).
+TEST(Rng, ExponentialHasMeanOneAndTheExponentialTail) {
+  Rng r(5, "exp");
+  const int n = 200000;
+  double sum = 0.0;
+  int above1 = 0;
+  int above3 = 0;
+  double smallest = 1.0;
+  for (int i = 0; i < n; ++i) {
+    const double x = exponential1(r);
+    smallest = std::min(smallest, x);
+    sum += x;
+    above1 += x > 1.0 ? 1 : 0;
+    above3 += x > 3.0 ? 1 : 0;
+  }
+  EXPECT_GE(smallest, 0.0);
+  EXPECT_NEAR(sum / n, 1.0, 0.01);
+  EXPECT_NEAR(static_cast<double>(above1) / n, 0.367879, 0.005);
+  EXPECT_NEAR(static_cast<double>(above3) / n, 0.049787, 0.0022);
+}
+
+TEST(Rng, ExponentialLatencyIsSeededAndScalesWithItsMean) {
+  Rng a(7, "lat"), b(7, "lat"), c(7, "lat");
+  for (int i = 0; i < 1000; ++i) {
+    const SimTime x = exponential_latency(a, 10'000'000);  // 10 us
+    EXPECT_EQ(x, exponential_latency(b, 10'000'000));
+    // The same draw at twice the mean, up to the picosecond truncation.
+    const SimTime y = exponential_latency(c, 20'000'000);
+    EXPECT_LE(y - 2 * x, 1);
+    EXPECT_GE(y - 2 * x, 0);
+  }
+  EXPECT_EQ(exponential_latency(a, 0), 0);
+}
+
 TEST(PacketPool, RecyclesWithoutGrowing) {
   PacketPool pool(4);
   std::vector<Packet*> held;

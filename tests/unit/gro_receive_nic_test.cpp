@@ -416,6 +416,44 @@ TEST(GroReceiveNic, IrqJitterStaysInRangeAndIsDeterministic) {
   EXPECT_EQ(a, run());
 }
 
+// irq_jitter_shape: exponential keeps the uniform's mean (irq_jitter / 2) and
+// adds the tail: some interrupts come later than a uniform draw ever could
+// (P(X > 2 x mean) = e^-2, 13.5%).
+TEST(GroReceiveNic, ExponentialIrqJitterKeepsTheMeanAndHasATail) {
+  auto latencies = [](JitterShape shape) {
+    GroReceiveNicConfig cfg;
+    cfg.irq_delay = 20_us;
+    cfg.irq_jitter = 10_us;
+    cfg.irq_jitter_shape = shape;
+    GroNet net(cfg);
+    // 400 lone segments 500 us apart: each raises its own interrupt.
+    for (std::uint32_t k = 0; k < 400; ++k) net.script->at(k * 500_us, segment(k * kMss, kMss, tcp_flags::kAck | tcp_flags::kPush));
+    net.sim.run();
+    std::vector<SimTime> jitter;
+    for (std::size_t k = 0; k < net.sink.rx.size(); ++k) {
+      jitter.push_back(net.sink.rx[k].t - static_cast<SimTime>(k) * 500_us - 17'304_ns - 20_us);
+    }
+    return jitter;
+  };
+  const auto mean_us = [](const std::vector<SimTime>& v) {
+    double s = 0.0;
+    for (SimTime x : v) s += static_cast<double>(x);
+    return s / static_cast<double>(v.size()) / 1e6;
+  };
+  const auto uni = latencies(JitterShape::uniform);
+  const auto exp = latencies(JitterShape::exponential);
+  ASSERT_EQ(uni.size(), 400u);
+  ASSERT_EQ(exp.size(), 400u);
+  EXPECT_GE(*std::min_element(exp.begin(), exp.end()), 0);
+  EXPECT_LE(*std::max_element(uni.begin(), uni.end()), 10_us);
+  const auto beyond = std::count_if(exp.begin(), exp.end(), [](SimTime x) { return x > 10_us; });
+  EXPECT_GT(beyond, 30);  // about 54 expected
+  EXPECT_LT(beyond, 80);
+  EXPECT_NEAR(mean_us(uni), 5.0, 0.5);
+  EXPECT_NEAR(mean_us(exp), 5.0, 0.8);  // standard error 0.25 us
+  EXPECT_EQ(exp, latencies(JitterShape::exponential));
+}
+
 }  // namespace
 }  // namespace netsim
 

@@ -789,12 +789,13 @@ TEST(ScenarioTcp, NicBlock) {
   EXPECT_EQ(s.hosts[1].nic->host_int_rx_mod, 0);
   EXPECT_EQ(s.hosts[1].nic->host_int_latency, 0);
   EXPECT_EQ(s.hosts[1].nic->host_int_jitter, 0);
+  EXPECT_EQ(s.hosts[1].nic->irq_jitter_shape, NicJitterShape::uniform);
 
   yaml = kBase;
   yaml.replace(yaml.find("{ address: 10.0.0.2 }"), 21,
                "{ address: 10.0.0.2, nic: { gro: false, irq_delay: 5us, budget: 16, per_packet_cost: 3us, ring_size: 256, "
                "filter_position: before_gro, host_int_rx_mod: 65us, host_int_latency: 2us, host_int_jitter: 8us, "
-               "gro_flush_timeout: 20us, "
+               "gro_flush_timeout: 20us, irq_jitter: 10us, irq_jitter_shape: exponential, "
                "napi_defer_hard_irqs: 1 } }");
   s = parse_scenario_text(yaml, "inline.yaml");
   EXPECT_FALSE(s.hosts[1].nic->gro);
@@ -808,6 +809,8 @@ TEST(ScenarioTcp, NicBlock) {
   EXPECT_EQ(s.hosts[1].nic->irq_delay, 5_us);
   EXPECT_EQ(s.hosts[1].nic->budget, 16);
   EXPECT_EQ(s.hosts[1].nic->filter_position, NicFilterPosition::before_gro);
+  EXPECT_EQ(s.hosts[1].nic->irq_jitter, 10_us);
+  EXPECT_EQ(s.hosts[1].nic->irq_jitter_shape, NicJitterShape::exponential);
 }
 
 TEST(ScenarioTcp, NicErrors) {
@@ -822,13 +825,15 @@ TEST(ScenarioTcp, NicErrors) {
   expect_text_error(nic("{ filter_position: before }"), 5, 51, "hosts.b.nic.filter_position",
                     "expected one of after_gro, before_gro, got 'before'");
   expect_text_error(nic("{ per_packet_cost: 2 }"), 5, 51, "hosts.b.nic.per_packet_cost", "missing unit");
+  expect_text_error(nic("{ irq_jitter_shape: tail }"), 5, 52, "hosts.b.nic.irq_jitter_shape",
+                    "expected one of uniform, exponential, got 'tail'");
   expect_text_error(nic("{ host_int_rx_mod: -5us }"), 5, 51, "hosts.b.nic.host_int_rx_mod", "negative");
   expect_text_error(nic("{ host_int_jitter: -1us }"), 5, 51, "hosts.b.nic.host_int_jitter", "negative");
   expect_text_error(nic("{ host_int_jitter: 5us }"), 5, 51, "hosts.b.nic.host_int_jitter", "needs host_int_rx_mod > 0");
   expect_text_error(nic("{ napi_defer_hard_irqs: -1 }"), 5, 56, "hosts.b.nic.napi_defer_hard_irqs", "between 0 and");
   expect_text_error(nic("{ ring_size: -1 }"), 5, 45, "hosts.b.nic.ring_size", "between 0 and 1048576");
   expect_text_error(nic("{ irq: 5us }"), 5, 34, "hosts.b.nic.irq",
-                    "unknown key 'irq' (accepted keys: gro, merge_acks, irq_delay, irq_jitter, irq_min_interval, idle_wake_delay, idle_wake_jitter, idle_after, budget, per_packet_cost, ring_size, filter_position, host_int_rx_mod, host_int_latency, host_int_jitter, gro_flush_timeout, napi_defer_hard_irqs)");
+                    "unknown key 'irq' (accepted keys: gro, merge_acks, irq_delay, irq_jitter, irq_jitter_shape, irq_min_interval, idle_wake_delay, idle_wake_jitter, idle_after, budget, per_packet_cost, ring_size, filter_position, host_int_rx_mod, host_int_latency, host_int_jitter, gro_flush_timeout, napi_defer_hard_irqs)");
   expect_text_error(nic("5us"), 5, 32, "hosts.b.nic", "expected a map");
 }
 

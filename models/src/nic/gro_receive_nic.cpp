@@ -90,7 +90,10 @@ void GroReceiveNic::receive(Packet* p, int) {
     state_ = State::irq_pending;
     ++counters_.interrupts;
     SimTime at = sim().now() + config_.irq_delay;
-    if (config_.irq_jitter > 0) at += uniform_up_to(rng_, config_.irq_jitter);
+    if (config_.irq_jitter > 0) {
+      at += config_.irq_jitter_shape == JitterShape::exponential ? exponential_latency(rng_, config_.irq_jitter / 2)
+                                                                  : uniform_up_to(rng_, config_.irq_jitter);
+    }
     if (config_.idle_wake_delay > 0 && (!polled_ || sim().now() - last_poll_end_ >= config_.idle_after)) {
       at += config_.idle_wake_delay;
       if (config_.idle_wake_jitter > 0) at += uniform_up_to(rng_, config_.idle_wake_jitter);

@@ -103,6 +103,8 @@ GroReceiveNicConfig nic_config(const NicSpec& n) {
   c.gro_flush_timeout = n.gro_flush_timeout;
   c.napi_defer_hard_irqs = n.napi_defer_hard_irqs;
   c.irq_jitter = n.irq_jitter;
+  c.irq_jitter_shape =
+      n.irq_jitter_shape == NicJitterShape::exponential ? JitterShape::exponential : JitterShape::uniform;
   c.idle_wake_delay = n.idle_wake_delay;
   c.idle_wake_jitter = n.idle_wake_jitter;
   c.idle_after = n.idle_after;

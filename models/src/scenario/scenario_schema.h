@@ -23,8 +23,8 @@ inline constexpr std::array<std::string_view, 10> kHostKeys{"address",   "nic", 
 inline constexpr std::array<std::string_view, 2> kNetemKeys{"delay", "limit"};
 inline constexpr std::array<std::string_view, 7> kCpuKeys{"tick",      "interrupt",  "rx_packet",   "tcp_input",
                                                           "tx_packet", "tx_segment", "copy_per_kib"};
-inline constexpr std::array<std::string_view, 17> kNicKeys{
-    "gro",         "merge_acks", "irq_delay",       "irq_jitter", "irq_min_interval", "idle_wake_delay",
+inline constexpr std::array<std::string_view, 18> kNicKeys{
+    "gro",         "merge_acks", "irq_delay",       "irq_jitter", "irq_jitter_shape", "irq_min_interval", "idle_wake_delay",
     "idle_wake_jitter", "idle_after", "budget", "per_packet_cost", "ring_size",  "filter_position",
     "host_int_rx_mod", "host_int_latency", "host_int_jitter", "gro_flush_timeout", "napi_defer_hard_irqs"};
 inline constexpr std::array<std::string_view, 4> kSwitchKeys{"buffer", "buffer_packets", "clock_ppm", "profile"};
@@ -57,6 +57,7 @@ inline constexpr std::array<std::string_view, 3> kProtocols{"tcp", "udp", "icmp"
 inline constexpr std::array<std::string_view, 3> kTrafficTypes{"udp", "tcp", "ping"};
 inline constexpr std::array<std::string_view, 3> kTcpCcNames{"newreno", "cubic", "cubic_d46046"};
 inline constexpr std::array<std::string_view, 2> kNicFilterPositions{"after_gro", "before_gro"};
+inline constexpr std::array<std::string_view, 2> kIrqJitterShapes{"uniform", "exponential"};
 inline constexpr std::array<std::string_view, 2> kBooleans{"true", "false"};
 
 // A field of an element that is itself a map of scalars (hosts.nic,

@@ -262,6 +262,9 @@ void Validator::parse_nic(const Field& f, HostSpec& h) {
       nic.merge_acks = r_.boolean(v);
     } else if (key == "irq_jitter") {
       nic.irq_jitter = r_.duration(v);
+    } else if (key == "irq_jitter_shape") {
+      nic.irq_jitter_shape = r_.choice(v, kIrqJitterShapes) == "exponential" ? NicJitterShape::exponential
+                                                                              : NicJitterShape::uniform;
     } else if (key == "irq_min_interval") {
       nic.irq_min_interval = r_.duration(v);
     } else if (key == "host_int_rx_mod") {

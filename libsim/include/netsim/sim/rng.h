@@ -81,4 +81,33 @@ inline SimTime uniform_up_to(Rng& rng, SimTime max) {
   return static_cast<SimTime>(rng.uniform_below(static_cast<std::uint64_t>(max) + 1));
 }
 
+// An exponential variate of mean 1, by von Neumann's comparison method (1951;
+// Knuth, TAOCP vol. 2, 3.4.1): draw x and continue with uniforms while each is
+// smaller than the last; an odd length of that descending run accepts x
+// (probability e^-x), an even one adds 1 to the integer part and starts over.
+// Only uniforms and comparisons, no logarithm: bit-identical on every
+// platform (std::log's last bit is not). About 5.8 uniforms per variate.
+inline double exponential1(Rng& rng) {
+  double whole = 0.0;
+  for (;;) {
+    const double x = rng.uniform01();
+    double last = x;
+    bool odd = true;
+    for (;;) {
+      const double u = rng.uniform01();
+      if (!(u < last)) break;
+      last = u;
+      odd = !odd;
+    }
+    if (odd) return whole + x;
+    whole += 1.0;
+  }
+}
+
+// A latency exponential with the given mean (>= 0) in picoseconds, truncated
+// to the picosecond.
+inline SimTime exponential_latency(Rng& rng, SimTime mean) {
+  return static_cast<SimTime>(exponential1(rng) * static_cast<double>(mean));
+}
+
 }  // namespace netsim

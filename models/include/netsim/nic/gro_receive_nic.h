@@ -73,6 +73,12 @@ namespace netsim {
 
 enum class GroFilterPosition { after_gro, before_gro };
 
+// The distribution of irq_jitter's draw.
+enum class JitterShape {
+  uniform,      // [0, irq_jitter]: bounded, mean irq_jitter / 2
+  exponential,  // the same mean, irq_jitter / 2, with an unbounded tail
+};
+
 struct GroReceiveNicConfig {
   // Time from the first packet after an idle period (interrupt raised) to the
   // start of the NAPI poll: interrupt injection into the VM, vCPU wake-up,
@@ -90,6 +96,11 @@ struct GroReceiveNicConfig {
   // scheduling and host-side batching in a VM. It also keeps a periodic
   // sender from phase-locking with a deterministic nth-drop counter.
   SimTime irq_jitter = 0;
+  // Its shape: uniform (above), or exponential with the same mean, whose tail
+  // now and then delays an interrupt far beyond irq_jitter (a vCPU preempted
+  // on the host, say); the shape changes no mean, only how often such a
+  // delay merges what a bounded one keeps apart.
+  JitterShape irq_jitter_shape = JitterShape::uniform;
   // Waking a halted vCPU: a guest with nothing to do executes HLT and its
   // vCPU thread sleeps in the host (bhyve has no halt polling), so the first
   // interrupt after an idle spell also waits for the host to schedule the

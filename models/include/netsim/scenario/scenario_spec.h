@@ -29,6 +29,7 @@ struct SourceLoc {
 };
 
 enum class NicFilterPosition { after_gro, before_gro };
+enum class NicJitterShape { uniform, exponential };
 
 // A Linux virtio-net/NAPI receive NIC with GRO (netsim/nic/gro_receive_nic.h),
 // interposed on every link channel that delivers to the host.
@@ -39,6 +40,7 @@ struct NicSpec {
   SimTime per_packet_cost = 0;     // poll time per wire packet
   SimTime irq_min_interval = 0;    // interrupt throttling; 0 = none
   SimTime irq_jitter = 0;          // uniform extra interrupt latency
+  NicJitterShape irq_jitter_shape = NicJitterShape::uniform;  // exponential: the same mean, a tail
   SimTime idle_wake_delay = 0;     // waking a halted vCPU after idle_after without a poll
   SimTime idle_wake_jitter = 0;    // uniform extra on such a wake-up
   SimTime idle_after = 1'000'000'000;  // 1 ms
