@@ -26,3 +26,15 @@ expect() {
     echo "---- stdout:"; head -c 2000 "$work/out"; echo "---- stderr:"; head -c 2000 "$work/err"
   fi
 }
+
+# For the testbed kits' tests (needs $src): $stubs, a directory for
+# stand-ins of the testbed's commands (put it first on PATH), $log, where
+# they write what they were asked, $data, the sample outputs they print,
+# and $shell, dash if installed (the kits are POSIX sh, as FreeBSD's /bin/sh).
+kit_stubs() {
+  stubs="$work/bin"
+  mkdir -p "$stubs"
+  log="$work/commands.log"
+  data="$src/tests/data/measure"
+  shell=$(command -v dash || command -v sh)
+}

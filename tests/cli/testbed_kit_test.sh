@@ -9,12 +9,7 @@ set -u
 netsim=$1
 src=$2
 source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
-shell=$(command -v dash || command -v sh)
-
-stubs="$work/bin"
-mkdir -p "$stubs"
-log="$work/commands.log"
-data="$src/tests/data/measure"
+kit_stubs
 cat >"$stubs/sysctl" <<SH
 #!/bin/sh
 [ "\$*" = "-n kern.hz" ] && echo 1000
