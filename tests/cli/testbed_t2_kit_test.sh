@@ -134,16 +134,17 @@ else
 fi
 
 # The mapping files are netsim's --data: the stand-in logs (279 and 647
-# Mbit/s, twice) beside the simulated pairing, Jain's index from the two.
+# Mbit/s, twice: 2 measured runs, each value's range) beside the simulated
+# pairing, Jain's index from the two.
 pairing=(--set hosts.s1.hz=100 --set hosts.s2.hz=100 --set traffic.s1.cc=cubic --set traffic.s2.cc=newreno
   --set seeds=1 --set duration=3s --set traffic.s1.time=2s --set traffic.s2.time=2s)
-expect t2kit-data-throughput 0 '^  100 +cubic +newreno +1 +[0-9.]+ +279\.0 .* 647\.0 .* 86\.4% ' '' -- \
+expect t2kit-data-throughput 0 '^  100 +cubic +newreno +1 +2 +[0-9.]+ +279\.0 +279\.0-279\.0 .* 647\.0 +647\.0-647\.0 .* 86\.4% +86\.4%-86\.4% ' '' -- \
   "$netsim" run "$src/scenarios/t2-tcp-friendliness.yaml" --data "$work/kit/throughput.yaml" "${pairing[@]}"
-expect t2kit-data-sender 0 '^  100 +cubic +newreno +1 +[0-9.]+ +279\.0 .* 647\.0 .* 86\.4% ' '' -- \
+expect t2kit-data-sender 0 '^  100 +cubic +newreno +1 +2 +[0-9.]+ +279\.0 +279\.0-279\.0 .* 647\.0 +647\.0-647\.0 .* 86\.4% ' '' -- \
   "$netsim" run "$src/scenarios/t2-tcp-friendliness.yaml" --data "$work/kit/sender-throughput.yaml" "${pairing[@]}" \
   --set 'measured.metrics={s1: {flow: s1, metric: sender_mbps}, s2: {flow: s2, metric: sender_mbps}, jain: {fairness: [s1, s2]}}'
 # The stand-in netstat has 9 RTOs.
-expect t2kit-data-rto 0 '^  100 +cubic +newreno +1 +[0-9.]+ +9\.0 .* 9\.0 ' '' -- \
+expect t2kit-data-rto 0 '^  100 +cubic +newreno +1 +2 +[0-9.]+ +9\.0 +9\.0-9\.0 .* 9\.0 ' '' -- \
   "$netsim" run "$src/scenarios/t2-tcp-friendliness.yaml" --data "$work/kit/rto.yaml" "${pairing[@]}" \
   --set 'measured.metrics={s1: {flow: s1, metric: rto_count}, s2: {flow: s2, metric: rto_count}}'
 

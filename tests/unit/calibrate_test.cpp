@@ -598,9 +598,8 @@ TEST(MeasuredDataCells, MapsKeysAveragesRepeatsAndReportsWhatItCannotUse) {
   EXPECT_THROW(cells_from_data(fairness, "s.yaml", mapping), ScenarioError);
 }
 
-TEST(MeasuredDataCells, SeveralFlowsByTheirEntriesAndJainFromTheirThroughputs) {
-  // T2's block: each sender's throughput and Jain's index of the two.
-  const std::string data = std::string(NETSIM_SOURCE_DIR) + "/tests/data/measure/";
+// T2's block: each sender's throughput and Jain's index of the two.
+MeasuredSpec t2_block() {
   MeasuredSpec block;
   block.keys = {{"hz", "hosts.s1.hz"}};
   block.multi = true;
@@ -614,6 +613,12 @@ TEST(MeasuredDataCells, SeveralFlowsByTheirEntriesAndJainFromTheirThroughputs) {
   jain.name = "jain";
   jain.fairness = {"s1", "s2"};
   block.metrics.push_back(jain);
+  return block;
+}
+
+TEST(MeasuredDataCells, SeveralFlowsByTheirEntriesAndJainFromTheirThroughputs) {
+  const std::string data = std::string(NETSIM_SOURCE_DIR) + "/tests/data/measure/";
+  const MeasuredSpec block = t2_block();
   auto entry = [&](const std::string& file, const std::string& flow, const std::string& hz) {
     measure::MappingEntry e;
     e.file = data + file;
@@ -639,10 +644,53 @@ TEST(MeasuredDataCells, SeveralFlowsByTheirEntriesAndJainFromTheirThroughputs) {
   EXPECT_DOUBLE_EQ(d.cells[0].values[0], x1);
   EXPECT_NEAR(d.cells[0].values[1], x2, 1e-9);
   EXPECT_NEAR(d.cells[0].values[2], (x1 + x2) * (x1 + x2) / (2 * (x1 * x1 + x2 * x2)), 1e-12);
+  // One run of s1 and three of s2 cannot be paired into runs: the index of
+  // the two means, a single value.
+  EXPECT_EQ(d.cells[0].runs, (std::vector<std::size_t>{1, 3, 1}));
+  EXPECT_EQ(d.cells[0].min_values[2], d.cells[0].values[2]);
+  EXPECT_EQ(d.cells[0].max_values[2], d.cells[0].values[2]);
   // The entry without a flow and the one for a flow the block does not compare.
   ASSERT_EQ(d.errors.size(), 2u);
   EXPECT_NE(d.errors[0].find("say which this file measured"), std::string::npos) << d.errors[0];
   EXPECT_NE(d.errors[1].find("compares no flow 's3'"), std::string::npos) << d.errors[1];
+}
+
+TEST(MeasuredDataCells, RepeatedRunsGiveTheMeanOfEachRunsJainIndex) {
+  // Two runs of one pairing (as tools/testbed/t2-measure.sh -n 2 maps them):
+  // 279 / 647 Mbit/s, then 647 / 279. Each run's index is 0.864, and so is
+  // their mean, as the simulated column averages each seed's index; the
+  // index of the mean throughputs (463 / 463) would be 1.
+  const std::string data = std::string(NETSIM_SOURCE_DIR) + "/tests/data/measure/";
+  auto entry = [&](const std::string& file, const std::string& flow) {
+    measure::MappingEntry e;
+    e.file = data + file;
+    e.params = {{"hz", "100"}};
+    e.flow = flow;
+    e.source = file + "/" + flow;
+    return e;
+  };
+  const measure::MeasurementMapping mapping{{entry("iperf2-t2-s1-server.txt", "s1"),
+                                             entry("iperf2-t2-s2-server.txt", "s2"),
+                                             entry("iperf2-t2-s2-server.txt", "s1"),
+                                             entry("iperf2-t2-s1-server.txt", "s2")}};
+  const DataCells d = cells_from_data(t2_block(), "s.yaml", mapping);
+  ASSERT_TRUE(d.errors.empty()) << d.errors.front();
+  ASSERT_EQ(d.cells.size(), 1u);
+  const double a = *measure::load_measurement_file(data + "iperf2-t2-s1-server.txt").runs.at(0).receiver_mbps;
+  const double b = *measure::load_measurement_file(data + "iperf2-t2-s2-server.txt").runs.at(0).receiver_mbps;
+  ASSERT_NEAR(a, 279, 0.5);
+  ASSERT_NEAR(b, 647, 0.5);
+  const double per_run = (a + b) * (a + b) / (2 * (a * a + b * b));
+  EXPECT_NEAR(d.cells[0].values[0], (a + b) / 2, 1e-9);
+  EXPECT_NEAR(d.cells[0].values[1], (a + b) / 2, 1e-9);
+  EXPECT_NEAR(d.cells[0].values[2], per_run, 1e-12);
+  EXPECT_NEAR(per_run, 0.864, 0.001);
+  // How many runs and their range, per metric.
+  EXPECT_EQ(d.cells[0].runs, (std::vector<std::size_t>{2, 2, 2}));
+  EXPECT_EQ(d.cells[0].min_values[0], a);
+  EXPECT_EQ(d.cells[0].max_values[1], b);
+  EXPECT_NEAR(d.cells[0].min_values[2], per_run, 1e-12);
+  EXPECT_NEAR(d.cells[0].max_values[2], per_run, 1e-12);
 }
 
 TEST(MeasuredDataCells, OneFlowsSeveralMetricsComeFromTheSameFiles) {

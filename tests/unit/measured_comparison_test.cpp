@@ -192,18 +192,68 @@ TEST(MeasuredComparison, SeveralMetricsCsvAndText) {
   EXPECT_NE(text.str().find("+3.0"), std::string::npos) << text.str();    // +2.97 points
 }
 
+// The last line of a comparison table that starts with `prefix` ("" if none).
+std::string line_starting(const std::string& text, const std::string& prefix) {
+  std::istringstream lines(text);
+  std::string line, found;
+  while (std::getline(lines, line)) {
+    if (line.rfind(prefix, 0) == 0) found = line;
+  }
+  return found;
+}
+
+TEST(MeasuredComparison, RepeatedMeasurementsShowTheirRunsAndRange) {
+  // Cells from repeated measurement files (--data) carry how many runs gave
+  // each value and their range; the tables then print both.
+  auto m = parse_measured(parse_scenario_text(kTwoFlows, "cmp2.yaml"));
+  ASSERT_TRUE(m.has_value());
+  std::ostringstream plain;
+  write_comparison_text(plain, two_flow_runs(), *m);
+  EXPECT_EQ(plain.str().find("measured r"), std::string::npos) << plain.str();
+  MeasuredCell& c = m->cells[0];
+  c.runs = {3, 3, 3};
+  c.min_values = {290, 500, 0.92};
+  c.max_values = {340, 560, 0.96};
+  const auto rows = compare(two_flow_runs(), *m);
+  EXPECT_EQ(rows[0].metrics[2].measured_runs, 3u);
+  EXPECT_DOUBLE_EQ(rows[0].metrics[0].measured_min, 290);
+  EXPECT_DOUBLE_EQ(rows[0].metrics[2].measured_max, 0.96);
+  EXPECT_EQ(rows[1].metrics[0].measured_runs, 1u);  // a cell without repeats
+  EXPECT_DOUBLE_EQ(rows[1].metrics[0].measured_min, rows[1].metrics[0].measured);
+  std::ostringstream text;
+  write_comparison_text(text, two_flow_runs(), *m);
+  const std::string header = line_starting(text.str(), "  r1 ");
+  const std::string cell100 = line_starting(text.str(), "  100Mbps ");
+  const std::string cell200 = line_starting(text.str(), "  200Mbps ");
+  EXPECT_NE(header.find("  runs  measured runs  s1 "), std::string::npos) << text.str();
+  EXPECT_NE(header.find("  measured  measured range  error %"), std::string::npos) << text.str();
+  EXPECT_NE(cell100.find("  2     3              "), std::string::npos) << text.str();
+  EXPECT_NE(cell100.find("290.0-340.0"), std::string::npos) << text.str();
+  EXPECT_NE(cell100.find("92.0%-96.0%"), std::string::npos) << text.str();
+  EXPECT_NE(cell200.find("  1     1              "), std::string::npos) << text.str();
+
+  // The single-metric layout.
+  auto one = parse_measured(parse_scenario_text(kScenario, "cmp.yaml"));
+  ASSERT_TRUE(one.has_value());
+  one->cells[1].runs = {4};
+  one->cells[1].min_values = {240};
+  one->cells[1].max_values = {262.5};
+  std::ostringstream single;
+  write_comparison_text(single, make_runs(), *one);
+  EXPECT_NE(single.str().find("  runs  measured runs  simulated  range       measured  measured range  error %"),
+            std::string::npos) << single.str();
+  EXPECT_NE(single.str().find("  200Mbps  1     4              200.0                  250.0     240.0-262.5     -20.0"),
+            std::string::npos) << single.str();
+}
+
 TEST(MeasuredComparison, RankingOfTheThroughputsAgainstMeasured) {
   const auto m = parse_measured(parse_scenario_text(kTwoFlows, "cmp2.yaml"));
   ASSERT_TRUE(m.has_value());
   std::ostringstream text;
   write_comparison_text(text, two_flow_runs(), *m);
-  std::istringstream lines(text.str());
-  std::string line, header, cell100, cell200;
-  while (std::getline(lines, line)) {
-    if (line.rfind("  r1 ", 0) == 0) header = line;
-    if (line.rfind("  100Mbps ", 0) == 0) cell100 = line;
-    if (line.rfind("  200Mbps ", 0) == 0) cell200 = line;
-  }
+  const std::string header = line_starting(text.str(), "  r1 ");
+  const std::string cell100 = line_starting(text.str(), "  100Mbps ");
+  const std::string cell200 = line_starting(text.str(), "  200Mbps ");
   EXPECT_EQ(header.substr(header.size() - 7), "ranking") << text.str();
   // 100Mbps: simulated 358.5 < 466.5 as measured 317 < 533.
   EXPECT_EQ(cell100.substr(cell100.size() - 4), "same") << text.str();

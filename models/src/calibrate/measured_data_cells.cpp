@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <stdexcept>
 
 #include "netsim/scenario/scenario_loader.h"
@@ -74,10 +75,10 @@ DataCells cells_from_data(const MeasuredSpec& block, const std::string& block_fi
     std::vector<std::string>& n = names[k.flow];
     if (std::find(n.begin(), n.end(), k.metric) == n.end()) n.push_back(k.metric);
   }
-  // Samples per (metric index, key values), summed, and the cells in order
-  // of first appearance. Each entry is checked once (its flow, its params)
-  // and its file read once, for all of its flow's metrics.
-  std::vector<std::map<std::vector<std::string>, std::pair<double, int>>> sums(block.metrics.size());
+  // Samples per (metric index, key values), in mapping and file order, and
+  // the cells in order of first appearance. Each entry is checked once (its
+  // flow, its params) and its file read once, for all of its flow's metrics.
+  std::vector<std::map<std::vector<std::string>, std::vector<double>>> samples(block.metrics.size());
   std::vector<std::vector<std::string>> order;
   for (const measure::MappingEntry& e : mapping.entries) {
     std::string problem;
@@ -106,9 +107,7 @@ DataCells cells_from_data(const MeasuredSpec& block, const std::string& block_fi
       for (std::size_t i = 0; i < block.metrics.size(); ++i) {
         const MeasuredMetric& k = block.metrics[i];
         if (k.is_fairness() || k.flow != flow || k.metric != c.metric) continue;
-        auto& sum = sums[i][values];
-        sum.first += c.value;
-        ++sum.second;
+        samples[i][values].push_back(c.value);
       }
       if (c.metric == wanted.front()) out.sources.push_back(c.source + " (" + key_text(block, values) + ")");
     }
@@ -117,35 +116,64 @@ DataCells cells_from_data(const MeasuredSpec& block, const std::string& block_fi
     MeasuredCell cell;
     cell.key_values = values;
     cell.values.assign(block.metrics.size(), 0.0);
+    cell.runs.assign(block.metrics.size(), 1);
+    cell.min_values.assign(block.metrics.size(), 0.0);
+    cell.max_values.assign(block.metrics.size(), 0.0);
     bool complete = true;
     for (std::size_t i = 0; i < block.metrics.size() && complete; ++i) {
       const MeasuredMetric& k = block.metrics[i];
       if (k.is_fairness()) continue;
-      const auto it = sums[i].find(values);
-      if (it == sums[i].end()) {
+      const auto it = samples[i].find(values);
+      if (it == samples[i].end()) {
         out.errors.push_back("cell (" + key_text(block, values) + "): error: no measured " + k.metric +
                              (k.flow.empty() ? "" : " of flow '" + k.flow + "'") +
                              " in its files, which the measured block compares as " + k.name);
         complete = false;
         continue;
       }
-      cell.values[i] = it->second.first / it->second.second;
+      const std::vector<double>& v = it->second;
+      cell.values[i] = std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+      cell.runs[i] = v.size();
+      cell.min_values[i] = *std::min_element(v.begin(), v.end());
+      cell.max_values[i] = *std::max_element(v.begin(), v.end());
     }
     if (!complete) continue;
     for (std::size_t i = 0; i < block.metrics.size(); ++i) {
       const MeasuredMetric& k = block.metrics[i];
       if (!k.is_fairness()) continue;
-      std::vector<double> shares;
+      // Run r of a flow is its r-th sample (mapping order, then file order).
+      // With as many runs of every flow, the index is the mean of each run's
+      // index, as the simulated one is the mean of each seed's; otherwise it
+      // is the index of the flows' mean throughputs.
+      std::vector<const std::vector<double>*> runs;
+      std::vector<double> means;
       for (const std::string& f : k.fairness) {
         for (std::size_t j = 0; j < block.metrics.size(); ++j) {
           const MeasuredMetric& m = block.metrics[j];
           if (!m.is_fairness() && m.flow == f && is_throughput(m.metric)) {
-            shares.push_back(cell.values[j]);
+            runs.push_back(&samples[j].at(values));
+            means.push_back(cell.values[j]);
             break;
           }
         }
       }
-      cell.values[i] = stats::jain_index(shares);
+      const std::size_t n = runs.front()->size();
+      const bool paired = std::all_of(runs.begin(), runs.end(), [n](const auto* r) { return r->size() == n; });
+      if (!paired) {
+        cell.values[i] = cell.min_values[i] = cell.max_values[i] = stats::jain_index(means);
+        continue;
+      }
+      double sum = 0;
+      std::vector<double> shares(runs.size());
+      for (std::size_t r = 0; r < n; ++r) {
+        for (std::size_t f = 0; f < runs.size(); ++f) shares[f] = (*runs[f])[r];
+        const double index = stats::jain_index(shares);
+        sum += index;
+        cell.min_values[i] = r == 0 ? index : std::min(cell.min_values[i], index);
+        cell.max_values[i] = r == 0 ? index : std::max(cell.max_values[i], index);
+      }
+      cell.values[i] = sum / static_cast<double>(n);
+      cell.runs[i] = n;
     }
     cell.value = cell.values.front();
     out.cells.push_back(std::move(cell));

@@ -262,6 +262,10 @@ std::vector<ComparisonRow> compare(const results::RunSet& runs, const MeasuredSp
       const MeasuredMetric& k = m.metrics[i];
       MetricComparison c;
       c.measured = cell.values[i];
+      const bool repeated = !cell.runs.empty();
+      c.measured_runs = repeated ? cell.runs[i] : 1;
+      c.measured_min = repeated ? cell.min_values[i] : c.measured;
+      c.measured_max = repeated ? cell.max_values[i] : c.measured;
       double sum = 0;
       c.sim_min = std::numeric_limits<double>::infinity();
       c.sim_max = -std::numeric_limits<double>::infinity();
@@ -320,6 +324,15 @@ void write_aligned(std::ostream& out, const std::vector<std::vector<std::string>
   }
 }
 
+// Whether any cell was measured more than once (repeated files for --data):
+// the tables then show how many runs and their range.
+bool measured_repeatedly(const std::vector<ComparisonRow>& rows) {
+  return std::any_of(rows.begin(), rows.end(), [](const ComparisonRow& row) {
+    return std::any_of(row.metrics.begin(), row.metrics.end(),
+                       [](const MetricComparison& c) { return c.measured_runs > 1; });
+  });
+}
+
 // With two or more throughputs per cell (T2's senders), whether the
 // simulated means rank them as the measured values do: "same" or "differs".
 std::string ranking_text(const ComparisonRow& row, const MeasuredSpec& m) {
@@ -343,13 +356,16 @@ std::string ranking_text(const ComparisonRow& row, const MeasuredSpec& m) {
 // measured and error (% for throughput, index points for fairness).
 void write_multi_text(std::ostream& out, const std::vector<ComparisonRow>& rows, const MeasuredSpec& m) {
   out << "\nsimulated vs measured" << (m.source.empty() ? "" : " (" + m.source + ")") << ":\n";
+  const bool repeated = measured_repeatedly(rows);
   std::vector<std::string> header;
   for (const auto& k : m.keys) header.push_back(k.first);
   header.emplace_back("runs");
+  if (repeated) header.emplace_back("measured runs");
   for (const MeasuredMetric& k : m.metrics) {
     header.push_back(k.name);
     header.emplace_back("range");
     header.emplace_back("measured");
+    if (repeated) header.emplace_back("measured range");
     header.emplace_back(k.is_fairness() ? "error pt" : "error %");
   }
   const bool ranked = std::count_if(m.metrics.begin(), m.metrics.end(), [](const MeasuredMetric& k) {
@@ -360,12 +376,16 @@ void write_multi_text(std::ostream& out, const std::vector<ComparisonRow>& rows,
   for (const ComparisonRow& row : rows) {
     std::vector<std::string> line = row.key_values;
     line.push_back(std::to_string(row.runs));
+    if (repeated) line.push_back(std::to_string(row.metrics.front().measured_runs));
     for (std::size_t i = 0; i < m.metrics.size(); ++i) {
       const MeasuredMetric& k = m.metrics[i];
       const MetricComparison& c = row.metrics[i];
       line.push_back(c.runs > 0 ? metric_text(k, c.sim_mean) : "-");
       line.push_back(c.runs > 1 ? metric_text(k, c.sim_min) + "-" + metric_text(k, c.sim_max) : "");
       line.push_back(metric_text(k, c.measured));
+      if (repeated) {
+        line.push_back(c.measured_runs > 1 ? metric_text(k, c.measured_min) + "-" + metric_text(k, c.measured_max) : "");
+      }
       line.push_back(c.runs > 0 ? (c.error >= 0 ? "+" : "") + fixed(c.error, 1) : "-");
     }
     if (ranked) line.push_back(ranking_text(row, m));
@@ -383,17 +403,25 @@ void write_comparison_text(std::ostream& out, const results::RunSet& runs, const
     return;
   }
   out << "\nsimulated vs measured (" << m.metric << (m.source.empty() ? "" : ", " + m.source) << "):\n";
+  const bool repeated = measured_repeatedly(rows);
   std::vector<std::string> header;
   for (const auto& k : m.keys) header.push_back(k.first);
-  for (const char* h : {"runs", "simulated", "range", "measured", "error %"}) header.emplace_back(h);
+  header.emplace_back("runs");
+  if (repeated) header.emplace_back("measured runs");
+  for (const char* h : {"simulated", "range", "measured"}) header.emplace_back(h);
+  if (repeated) header.emplace_back("measured range");
+  header.emplace_back("error %");
   std::vector<std::vector<std::string>> table{header};
   for (const auto& row : rows) {
+    const MetricComparison& c = row.metrics.front();
     std::vector<std::string> line = row.key_values;
     line.push_back(std::to_string(row.runs));
+    if (repeated) line.push_back(std::to_string(c.measured_runs));
     const int d = metric_decimals(m.metric);
     line.push_back(row.runs > 0 ? fixed(row.sim_mean, d) : "-");
     line.push_back(row.runs > 1 ? fixed(row.sim_min, d) + "-" + fixed(row.sim_max, d) : "");
     line.push_back(fixed(row.measured, d));
+    if (repeated) line.push_back(c.measured_runs > 1 ? fixed(c.measured_min, d) + "-" + fixed(c.measured_max, d) : "");
     line.push_back(row.runs > 0 ? (row.error_pct >= 0 ? "+" : "") + fixed(row.error_pct, 1) : "-");
     table.push_back(std::move(line));
   }

@@ -23,7 +23,11 @@ struct DataCells {
 // entry names another metric, which is an error for that entry. When the
 // block compares several flows (T2's s1 and s2), each entry must say which
 // flow its file measured (`flow:`), and a fairness index is computed from
-// the cell's measured throughputs of its flows (Jain's index). A cell some
+// the cell's measured throughputs of its flows (Jain's index): run r of a
+// flow is its r-th run in mapping order, and with as many runs of every flow
+// the index is the mean of each run's index (the simulated side averages
+// each seed's), otherwise the index of the mean throughputs. Each value
+// carries how many runs gave it and their range. A cell some
 // of whose metrics no file gives is left out with an error. A sample's
 // params must name every key of the block, by its short name or by its
 // scenario path, and nothing else. Throws ScenarioError (at `block_file`)

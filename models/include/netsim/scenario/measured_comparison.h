@@ -47,6 +47,11 @@ struct MeasuredCell {
   std::vector<std::string> key_values;  // in the order of MeasuredSpec::keys
   double value = 0;                     // the first metric's value
   std::vector<double> values;           // one per MeasuredSpec::metrics
+  // Cells from measurement files (calibrate::cells_from_data), one entry per
+  // metric: how many measured runs gave the value (its mean) and their
+  // range. Empty for the cells of a measured: block (one value each).
+  std::vector<std::size_t> runs;
+  std::vector<double> min_values, max_values;
 };
 
 // One compared quantity: a flow's throughput, or Jain's index over flows.
@@ -102,6 +107,8 @@ struct MetricComparison {
   std::size_t runs = 0;
   double sim_mean = 0, sim_min = 0, sim_max = 0;
   double measured = 0;
+  std::size_t measured_runs = 1;  // > 1: the mean of repeated measurements,
+  double measured_min = 0, measured_max = 0;  // which ranged over these
   double error = 0;  // throughput: (sim_mean - measured) / measured * 100; fairness: (sim - measured) * 100 points
 };
 
