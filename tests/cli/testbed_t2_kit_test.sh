@@ -116,6 +116,8 @@ if grep -q 'file: cubic_d46046-newreno-hz100-r2-s2.server, flow: s2, params: { h
    grep -q 'file: cubic-newreno-hz100-r1-s1.client, flow: s1, params: { hz: 100, cc1: cubic, cc2: newreno }, metric: sender_mbps' \
      "$work/kit/sender-throughput.yaml" &&
    [ "$(grep -c 'file:' "$work/kit/rto.yaml")" -eq 8 ] && [ -f "$work/kit/cubic-newreno-hz100-r2.nstat" ] &&
+   grep -q 'file: cubic-newreno-hz100-r1-box2.netstat-if, flow: s2, params: { hz: 100, cc1: cubic, cc2: newreno }, metric: sender_tx_drops' \
+     "$work/kit/tx-drops.yaml" && [ "$(grep -c '<Link#1>' "$work/kit/cubic-newreno-hz100-r1-box1.netstat-if")" -eq 2 ] &&
    grep -q '^### box1: uname -a; ifconfig re0; sysctl dev.re.0$' "$work/kit/testbed-facts.txt" &&
    grep -q '^### receiver: ethtool --show-eee eno1$' "$work/kit/testbed-facts.txt"; then
   pass t2kit-files-and-mappings
@@ -143,6 +145,10 @@ expect t2kit-data-throughput 0 '^  100 +cubic +newreno +1 +2 +[0-9.]+ +279\.0 +2
 expect t2kit-data-sender 0 '^  100 +cubic +newreno +1 +2 +[0-9.]+ +279\.0 +279\.0-279\.0 .* 647\.0 +647\.0-647\.0 .* 86\.4% ' '' -- \
   "$netsim" run "$src/scenarios/t2-tcp-friendliness.yaml" --data "$work/kit/sender-throughput.yaml" "${pairing[@]}" \
   --set 'measured.metrics={s1: {flow: s1, metric: sender_mbps}, s2: {flow: s2, metric: sender_mbps}, jain: {fairness: [s1, s2]}}'
+# box1's interface dropped 1573 frames in each run, box2's none.
+expect t2kit-data-tx-drops 0 '^  100 +cubic +newreno +1 +2 +[0-9.]+ +1573\.0 +1573\.0-1573\.0 .* 0\.0 +0\.0-0\.0 ' '' -- \
+  "$netsim" run "$src/scenarios/t2-tcp-friendliness.yaml" --data "$work/kit/tx-drops.yaml" "${pairing[@]}" \
+  --set 'measured.metrics={s1: {flow: s1, metric: sender_tx_drops}, s2: {flow: s2, metric: sender_tx_drops}}'
 # The stand-in netstat has 9 RTOs.
 expect t2kit-data-rto 0 '^  100 +cubic +newreno +1 +2 +[0-9.]+ +9\.0 +9\.0-9\.0 .* 9\.0 ' '' -- \
   "$netsim" run "$src/scenarios/t2-tcp-friendliness.yaml" --data "$work/kit/rto.yaml" "${pairing[@]}" \

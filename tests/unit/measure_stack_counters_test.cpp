@@ -106,12 +106,65 @@ TEST(MeasureNetstatTcp, Errors) {
   EXPECT_EQ(error("\t3 retransmit timeouts\n"), "t.txt: error: no complete netstat-tcp run in the file");
 }
 
+TEST(MeasureNetstatIf, DropsOfTheBoxInterfaceBetweenTwoSnapshots) {
+  // Two runs: netstat -I re0 -d before and after each (the second pair with
+  // -b, whose Ibytes and Obytes columns move Drop to another word).
+  const auto runs = runs_of("netstat-if-box.txt");
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].tool, "netstat-if");
+  EXPECT_EQ(runs[0].side, "sender");
+  EXPECT_EQ(runs[0].line, 2);  // the first snapshot's header
+  EXPECT_EQ(runs[0].tx_drops, 1693u - 120u);
+  EXPECT_EQ(metric_value(runs[0], "sender_tx_drops"), 1573.0);
+  EXPECT_EQ(runs[1].line, 12);
+  EXPECT_EQ(runs[1].tx_drops, 2001u - 1693u);
+  EXPECT_FALSE(metric_value(runs[1], "throughput_mbps").has_value());
+  EXPECT_FALSE(metric_value(runs[1], "rto_count").has_value());
+  // An interface without a link-level address leaves Address blank: the
+  // counters are taken from the end of the line.
+  const std::string header = "Name    Mtu Network       Address              Ipkts Ierrs Idrop    Opkts Oerrs  Coll  Drop\n";
+  const auto lo = parse_measurements(header + "lo0   16384 <Link#2>                              10     0     0       10     0     0     3\n" +
+                                         header + "lo0   16384 <Link#2>                              12     0     0       12     0     0     5\n",
+                                     "t.txt", MeasurementFormat::netstat_if);
+  ASSERT_EQ(lo.size(), 1u);
+  EXPECT_EQ(lo[0].tx_drops, 2u);
+}
+
+TEST(MeasureNetstatIf, Errors) {
+  auto error = [](const std::string& text) { return test_support::parse_error(text, MeasurementFormat::netstat_if); };
+  const std::string header = "Name    Mtu Network       Address              Ipkts Ierrs Idrop    Opkts Oerrs  Coll  Drop\n";
+  auto link = [](const std::string& name, const std::string& drop) {
+    return name + "    1500 <Link#1>      7c:83:34:b9:1a:2e  1234567     0     0  2345678     0     0 " + drop + "\n";
+  };
+  EXPECT_EQ(error("Name    Mtu Network       Address              Ipkts Ierrs Idrop    Opkts Oerrs  Coll\n" + link("re0", "0")),
+            "t.txt:1: error: no Drop column: run netstat -I IFACE -d");
+  EXPECT_EQ(error(header + link("re0", "10")),
+            "t.txt:1: error: this snapshot has no pair: give netstat -I IFACE -d before and after each run");
+  EXPECT_EQ(error(header + link("re0", "10") + header + link("re0", "9")),
+            "t.txt:3: error: the Drop counter went down (10 -> 9): the interface was reset between the snapshots");
+  EXPECT_EQ(error(header + link("re0", "10") + header + link("em0", "12")),
+            "t.txt:3: error: the snapshot after the run is of em0, the one before it (line 1) of re0");
+  EXPECT_EQ(error(header + link("re0", "10") + link("em0", "12")),
+            "t.txt:3: error: a second interface (re0, em0) in one snapshot: netstat -I IFACE shows one");
+  EXPECT_EQ(error(header + link("re0", "1.2K") + header + link("re0", "2K")),
+            "t.txt:2: error: malformed Drop count '1.2K'");
+  EXPECT_EQ(error(header + header + link("re0", "1")),
+            "t.txt:1: error: no <Link#N> line after this header: the interface's counters");
+  EXPECT_EQ(error(header + "re0 1500 <Link#1> 0\n"), "t.txt:2: error: a <Link#N> line with fewer counters than its header");
+}
+
 TEST(MeasureStackCounters, DetectedAndMappedLikeReports) {
   EXPECT_EQ(detect_format("#kernel\nTcpExtDelayedACKs 3 0.0\n", "t"), MeasurementFormat::nstat);
   EXPECT_EQ(detect_format("tcp:\n\t3 retransmit timeouts\n", "t"), MeasurementFormat::netstat_tcp);
   EXPECT_EQ(format_from_name("nstat"), MeasurementFormat::nstat);
   EXPECT_EQ(format_from_name("netstat-tcp"), MeasurementFormat::netstat_tcp);
   EXPECT_EQ(format_name(MeasurementFormat::netstat_tcp), "netstat-tcp");
+  EXPECT_EQ(detect_format("Name Mtu Network Address Ipkts Ierrs Idrop Opkts Oerrs Coll Drop\n"
+                          "re0 1500 <Link#1> 7c:83:34:b9:1a:2e 1 0 0 2 0 0 3\n",
+                          "t"),
+            MeasurementFormat::netstat_if);
+  EXPECT_EQ(format_from_name("netstat-if"), MeasurementFormat::netstat_if);
+  EXPECT_EQ(format_name(MeasurementFormat::netstat_if), "netstat-if");
 
   // Through a mapping, as calibration reads them: one cell per snapshot.
   const MeasurementMapping mapping = parse_mapping_text(

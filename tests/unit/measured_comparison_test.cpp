@@ -320,6 +320,34 @@ TEST(MeasuredComparison, RetransmitsAsTheComparedMetric) {
   }
 }
 
+TEST(MeasuredComparison, SenderTxDropsAreTheSendingHostsQueueDrops) {
+  // The flow f goes a -> b. Its sending host's queues are those of the links
+  // a transmits on (a -> b: 5, a -> c: 2); what b sends back (7) is not its.
+  std::string text = kScenario;
+  text.replace(text.find("  keys:"), 0, "  metric: sender_tx_drops\n");
+  const auto m = parse_measured(parse_scenario_text(text, "cmp.yaml"));
+  ASSERT_TRUE(m.has_value());
+  results::RunSet runs = make_runs();
+  for (auto& r : *runs.mutable_runs()) {
+    r.mutable_flows(0)->set_src("a");
+    for (auto [from, to, dropped] : {std::tuple{"a", "b", 5}, {"b", "a", 7}, {"a", "c", 2}}) {
+      auto* l = r.add_links();
+      l->set_from(from);
+      l->set_to(to);
+      l->set_packets_dropped(dropped);
+    }
+  }
+  const auto rows = compare(runs, *m);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_DOUBLE_EQ(rows[0].sim_mean, 7.0);
+  EXPECT_DOUBLE_EQ(rows[1].error_pct, (7.0 - 250.0) / 250.0 * 100.0);
+  std::ostringstream csv;
+  write_comparison_csv(csv, runs, *m);
+  EXPECT_EQ(csv.str().substr(0, csv.str().find('\n')),
+            "rate,seed,sender_mbps,receiver_mbps,retransmits,sender_tx_drops,measured_sender_tx_drops,error_pct");
+  EXPECT_NE(csv.str().find("200Mbps,1,201,200,7,7,250,"), std::string::npos) << csv.str();
+}
+
 TEST(MeasuredComparison, StackCountersWithAMeasuredZero) {
   // RTO counts: 0 and 3 measured; the runs' flows (udp here, the field is
   // read as it is) have 2 RTOs each. A measured 0 is a valid count, and its

@@ -7,7 +7,7 @@
 #     -n repeats every pairing (the mapping files average the repeats);
 #   - drops in the bhyve boxes' own NIC queues (re(4): 766 frames; the model
 #     puts 36% of T2's drops there): `netstat -I re0 -d` on each box before
-#     and after a run (-b);
+#     and after a run (-b), which netsim compares as sender_tx_drops;
 #   - what the receiver's NIC is and does (Intel igb/e1000e or Realtek r8169
 #     moves the model's Jain by up to 8 points): its driver, interrupt
 #     coalescing, pause (802.3x flow control) and EEE settings, once (-R);
@@ -32,16 +32,19 @@
 #      during the run.
 # Files: DIR/testbed-facts.txt (once), per run DIR/CC1-CC2-hzHZ[-rK]-s1.client,
 # -s2.client, -s1.server, -s2.server, -s1.netstat, -s2.netstat, .nstat,
-# -box1.netstat-before/-after, -box2..., -rcv.ethtool-before/-after;
-# DIR/box-drops.txt (one line per run); and mapping files for netsim's
-# --data (docs/measured-data.md), each entry with its flow (s1, s2):
+# -box1.netstat-if, -box2.netstat-if (netstat -I before and after),
+# -rcv.ethtool-before/-after; DIR/box-drops.txt (one line per run); and
+# mapping files for netsim's --data (docs/measured-data.md), each entry
+# with its flow (s1, s2):
 #   throughput.yaml (the servers' receiver_mbps, what the scenario's measured
 #   block compares), sender-throughput.yaml (the clients' sender_mbps),
-#   retransmits.yaml, rto.yaml, recoveries.yaml (the senders' netstat).
+#   retransmits.yaml, rto.yaml, recoveries.yaml (the senders' netstat),
+#   tx-drops.yaml (the boxes' interface drops, with -b).
 # Compare, for example:
 #   netsim run scenarios/t2-tcp-friendliness.yaml --data DIR/throughput.yaml
 #   netsim run scenarios/t2-tcp-friendliness.yaml --data DIR/rto.yaml \
 #     --set 'measured.metrics={s1: {flow: s1, metric: rto_count}, s2: {flow: s2, metric: rto_count}}'
+#   (and DIR/tx-drops.yaml with metric sender_tx_drops)
 # The rule's text is built here and meant to expand on this side.
 # shellcheck disable=SC2029
 set -u
@@ -151,15 +154,16 @@ if [ -n "$boxes" ]; then
   fact box2 "$2" "uname -a; ifconfig $box_if; sysctl dev.$driver.$unit"
 fi
 
-for m in throughput sender-throughput retransmits rto recoveries; do
+for m in throughput sender-throughput retransmits rto recoveries tx-drops; do
   [ -f "$out/$m.yaml" ] || printf 'runs:\n' >"$out/$m.yaml"
 done
 entry() {  # mapping file, measurement file, flow, cc1 label, cc2 label[, metric]
   printf '  - { file: %s, flow: %s, params: { hz: %s, cc1: %s, cc2: %s }%s }\n' "$2" "$3" "$hz" "$4" "$5" \
     "${6:+, metric: $6}" >>"$out/$1.yaml"
 }
-# The Drop column (if_snd and ring drops) of the interface's link-level line.
-box_drops() { awk '/<Link/ { print $NF; exit }' "$1"; }
+# How much the Drop column (if_snd drops) of the interface's link-level line
+# grew from the file's first snapshot to its second.
+box_drops() { awk '/<Link/ { d[n++] = $NF } END { if (n == 2 && d[0] ~ /^[0-9]+$/ && d[1] ~ /^[0-9]+$/) print d[1] - d[0]; else print "?" }' "$1"; }
 
 failed=0
 r=1
@@ -179,7 +183,7 @@ while [ "$r" -le "$repeats" ]; do
     fi
     if [ -n "$boxes" ]; then
       n=1
-      for b in $boxes; do ssh "$b" "netstat -I $box_if -d -n" >"$out/$base-box$n.netstat-before"; n=$((n + 1)); done
+      for b in $boxes; do ssh "$b" "netstat -I $box_if -d -n" >"$out/$base-box$n.netstat-if"; n=$((n + 1)); done
     fi
     [ -z "$rcv_if" ] || ssh "$receiver" "ethtool -S $rcv_if" >"$out/$base-rcv.ethtool-before"
     # The servers stop $seconds + 15 s after they start (SIGINT: iperf2
@@ -202,12 +206,8 @@ while [ "$r" -le "$repeats" ]; do
     if [ -n "$boxes" ]; then
       n=1 line="$base"
       for b in $boxes; do
-        ssh "$b" "netstat -I $box_if -d -n" >"$out/$base-box$n.netstat-after"
-        before=$(box_drops "$out/$base-box$n.netstat-before") after=$(box_drops "$out/$base-box$n.netstat-after")
-        case "$before$after" in
-          '' | *[!0-9]*) line="$line box$n=?" ;;
-          *) line="$line box$n=$((after - before))" ;;
-        esac
+        ssh "$b" "netstat -I $box_if -d -n" >>"$out/$base-box$n.netstat-if"
+        line="$line box$n=$(box_drops "$out/$base-box$n.netstat-if")"
         n=$((n + 1))
       done
       echo "$line" >>"$out/box-drops.txt"
@@ -228,8 +228,12 @@ while [ "$r" -le "$repeats" ]; do
       entry rto "$base-$f.netstat" "$f" "$l1" "$l2" rto_count
       entry recoveries "$base-$f.netstat" "$f" "$l1" "$l2" recovery_episodes
     done
+    if [ -n "$boxes" ]; then
+      entry tx-drops "$base-box1.netstat-if" s1 "$l1" "$l2" sender_tx_drops
+      entry tx-drops "$base-box2.netstat-if" s2 "$l1" "$l2" sender_tx_drops
+    fi
   done
   r=$((r + 1))
 done
 [ "$failed" -eq 0 ] || { echo "t2-measure.sh: $failed runs failed" >&2; exit 1; }
-echo "t2-measure.sh: mapping files in $out/ (throughput, sender-throughput, retransmits, rto, recoveries .yaml)" >&2
+echo "t2-measure.sh: mapping files in $out/ (throughput, sender-throughput, retransmits, rto, recoveries, tx-drops .yaml)" >&2

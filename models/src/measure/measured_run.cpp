@@ -9,8 +9,8 @@ const std::vector<std::string>& metric_names() {
   static const std::vector<std::string> names = {"receiver_mbps",    "sender_mbps",       "throughput_mbps",
                                                  "retransmits",      "cpu_sender_pct",    "cpu_receiver_pct",
                                                  "rto_count",        "recovery_episodes", "receiver_delayed_acks",
-                                                 "rtt_min_ms",       "rtt_avg_ms",        "rtt_max_ms",
-                                                 "rtt_stddev_ms"};
+                                                 "sender_tx_drops",  "rtt_min_ms",        "rtt_avg_ms",
+                                                 "rtt_max_ms",       "rtt_stddev_ms"};
   return names;
 }
 
@@ -34,6 +34,7 @@ std::optional<double> metric_value(const MeasuredRun& run, std::string_view name
   if (name == "rto_count") return as_double(run.rto_count);
   if (name == "recovery_episodes") return as_double(run.recovery_episodes);
   if (name == "receiver_delayed_acks") return as_double(run.receiver_delayed_acks);
+  if (name == "sender_tx_drops") return as_double(run.tx_drops);
   if (name == "cpu_sender_pct") return run.cpu_sender_pct;
   if (name == "cpu_receiver_pct") return run.cpu_receiver_pct;
   if (name == "rtt_min_ms") return run.rtt_min_ms;

@@ -6,6 +6,7 @@
 #include "iperf2_text_parser.h"
 #include "iperf3_json_parser.h"
 #include "iperf3_text_parser.h"
+#include "netstat_if_parser.h"
 #include "netstat_tcp_parser.h"
 #include "nstat_parser.h"
 #include "nuttcp_parser.h"
@@ -18,10 +19,10 @@ namespace {
 using report_text::contains;
 
 // In enum order: detect_format counts votes by the enum's value.
-constexpr std::array<MeasurementFormat, 7> kFormats = {MeasurementFormat::iperf3_json, MeasurementFormat::iperf3_text,
-                                                       MeasurementFormat::iperf2,      MeasurementFormat::nuttcp,
-                                                       MeasurementFormat::nstat,       MeasurementFormat::netstat_tcp,
-                                                       MeasurementFormat::ping};
+constexpr std::array<MeasurementFormat, 8> kFormats = {
+    MeasurementFormat::iperf3_json, MeasurementFormat::iperf3_text, MeasurementFormat::iperf2,
+    MeasurementFormat::nuttcp,      MeasurementFormat::nstat,       MeasurementFormat::netstat_tcp,
+    MeasurementFormat::netstat_if,  MeasurementFormat::ping};
 
 // Decimals of the interval start in "[  5]   0.00-1.00   sec ...": iperf3
 // prints 2, iperf2 1 (plain) or 4 (-e, Debian's fast-sampling build).
@@ -43,6 +44,7 @@ std::optional<MeasurementFormat> vote(std::string_view line) {
   if (looks_like_nuttcp_line(line)) return MeasurementFormat::nuttcp;
   if (looks_like_nstat_line(line)) return MeasurementFormat::nstat;
   if (looks_like_netstat_tcp_line(line)) return MeasurementFormat::netstat_tcp;
+  if (looks_like_netstat_if_line(line)) return MeasurementFormat::netstat_if;
   if (looks_like_ping_line(line)) return MeasurementFormat::ping;
   if (line.starts_with("Connecting to host ") || line.starts_with("Accepted connection from ") ||
       line.starts_with("iperf Done.") || line.starts_with("CPU Utilization:") ||
@@ -75,6 +77,7 @@ std::string format_name(MeasurementFormat format) {
     case MeasurementFormat::nuttcp: return "nuttcp";
     case MeasurementFormat::nstat: return "nstat";
     case MeasurementFormat::netstat_tcp: return "netstat-tcp";
+    case MeasurementFormat::netstat_if: return "netstat-if";
     case MeasurementFormat::ping: return "ping";
   }
   return "?";
@@ -101,7 +104,7 @@ MeasurementFormat detect_format(std::string_view text, const std::string& file) 
   if (votes[best] == 0) {
     throw MeasureError(file, 0,
                        "no measurement recognised (expected iperf3 -J JSON, iperf3 or iperf2 text output, nuttcp "
-                       "lines, nstat output, FreeBSD netstat -s -p tcp output or ping output)");
+                       "lines, nstat output, FreeBSD netstat -s -p tcp or netstat -I IFACE -d output or ping output)");
   }
   for (std::size_t i = 0; i < votes.size(); ++i) {
     if (i != best && votes[i] == votes[best]) {
@@ -124,6 +127,7 @@ std::vector<MeasuredRun> parse_measurements(std::string_view text, const std::st
     case MeasurementFormat::nuttcp: runs = parse_nuttcp(text, file); break;
     case MeasurementFormat::nstat: runs = parse_nstat(text, file); break;
     case MeasurementFormat::netstat_tcp: runs = parse_netstat_tcp(text, file); break;
+    case MeasurementFormat::netstat_if: runs = parse_netstat_if(text, file); break;
     case MeasurementFormat::ping: runs = parse_ping(text, file); break;
   }
   if (runs.empty()) throw MeasureError(file, 0, "no complete " + format_name(f) + " run in the file");

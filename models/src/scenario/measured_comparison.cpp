@@ -37,11 +37,24 @@ const results::FlowStats* compared_flow(const results::RunResult& r, const Measu
   return nullptr;
 }
 
-// A flow's value of a measured metric: its throughput at either end, its
-// retransmitted segments (a udp flow's lost datagrams), its sender's RTOs and
-// loss recoveries, its receiver's delayed-ACK timer ACKs, or the CPU use of
-// its sending or receiving host (0 for a host without a CPU model).
-double flow_metric(const results::FlowStats& f, const std::string& metric) {
+// Frames the transmit queues of a flow's sending host dropped: the links the
+// host sends on (netstat -I's Drop column of its interface; host-wide, like
+// the stack counters, so with several flows from one host each gets the sum).
+double sender_tx_drops(const results::RunResult& r, const results::FlowStats& f) {
+  std::uint64_t drops = 0;
+  for (const auto& l : r.links()) {
+    if (l.from() == f.src()) drops += l.packets_dropped();
+  }
+  return static_cast<double>(drops);
+}
+
+// A flow's value of a measured metric in run `r`: its throughput at either
+// end, its retransmitted segments (a udp flow's lost datagrams), its sender's
+// RTOs and loss recoveries, its receiver's delayed-ACK timer ACKs, its
+// sending host's transmit-queue drops, or the CPU use of its sending or
+// receiving host (0 for a host without a CPU model).
+double flow_metric(const results::RunResult& r, const results::FlowStats& f, const std::string& metric) {
+  if (metric == "sender_tx_drops") return sender_tx_drops(r, f);
   if (metric == "retransmits") return static_cast<double>(f.kind() == "tcp" ? f.retransmits() : f.packets_lost());
   if (metric == "rto_count") return static_cast<double>(f.rto_count());
   if (metric == "recovery_episodes") return static_cast<double>(f.recovery_episodes());
@@ -80,10 +93,12 @@ bool has_own_column(const std::string& metric) {
 int metric_decimals(const std::string& metric) { return is_rtt_metric(metric) ? 3 : 1; }
 
 constexpr const char* kMetricChoices = "metric must be receiver_mbps, sender_mbps, retransmits, rto_count, "
-                                       "recovery_episodes, receiver_delayed_acks, cpu_sender_pct, cpu_receiver_pct, "
-                                       "rtt_min_ms, rtt_avg_ms, rtt_max_ms or rtt_stddev_ms";
+                                       "recovery_episodes, receiver_delayed_acks, sender_tx_drops, cpu_sender_pct, "
+                                       "cpu_receiver_pct, rtt_min_ms, rtt_avg_ms, rtt_max_ms or rtt_stddev_ms";
 
-double metric(const results::FlowStats& f, const MeasuredSpec& m) { return flow_metric(f, m.metric); }
+double metric(const results::RunResult& r, const results::FlowStats& f, const MeasuredSpec& m) {
+  return flow_metric(r, f, m.metric);
+}
 
 std::vector<std::string> run_keys(const results::RunResult& r, const MeasuredSpec& m) {
   std::vector<std::string> v;
@@ -102,7 +117,7 @@ std::string ratio_text(double r) {
 
 bool is_count_metric(const std::string& metric) {
   return metric == "retransmits" || metric == "rto_count" || metric == "recovery_episodes" ||
-         metric == "receiver_delayed_acks";
+         metric == "receiver_delayed_acks" || metric == "sender_tx_drops";
 }
 
 bool is_rtt_metric(const std::string& metric) {
@@ -225,9 +240,9 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec) {
 }
 
 std::optional<double> metric_value(const results::RunResult& r, const MeasuredMetric& k) {
-  auto throughput = [&k](const results::FlowStats& f) -> std::optional<double> {
+  auto throughput = [&k, &r](const results::FlowStats& f) -> std::optional<double> {
     if (!flow_has_metric(f, k.metric)) return std::nullopt;
-    return flow_metric(f, k.metric);
+    return flow_metric(r, f, k.metric);
   };
   auto find_flow = [&r](const std::string& name) -> const results::FlowStats* {
     for (const auto& f : r.flows()) {
@@ -487,14 +502,14 @@ void write_comparison_csv(std::ostream& out, const results::RunSet& runs, const 
     out << format_double_roundtrip(f->sender_mbps()) << "," << format_double_roundtrip(f->receiver_mbps()) << ","
         << (f->kind() == "tcp" ? f->retransmits() : f->packets_lost()) << ",";
     const bool has_value = flow_has_metric(*f, m.metric);
-    if (own_column) out << (has_value ? format_double_roundtrip(metric(*f, m)) : "") << ",";
+    if (own_column) out << (has_value ? format_double_roundtrip(metric(r, *f, m)) : "") << ",";
     const auto it = measured.find(keys);
     if (it == measured.end() || !has_value) {
       if (it != measured.end()) out << format_double_roundtrip(it->second);
       out << ",\n";
     } else {
       out << format_double_roundtrip(it->second) << ","
-          << format_double_roundtrip(measured_error(m.metrics.front(), metric(*f, m), it->second)) << "\n";
+          << format_double_roundtrip(measured_error(m.metrics.front(), metric(r, *f, m), it->second)) << "\n";
     }
   }
 }

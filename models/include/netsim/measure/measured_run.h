@@ -21,7 +21,8 @@ namespace netsim::measure {
 struct MeasuredRun {
   std::string file;  // as given to the parser
   int line = 0;      // the line where this run's report starts (1-based)
-  std::string tool;  // "iperf3-json" | "iperf3-text" | "iperf2" | "nuttcp" | "nstat" | "netstat-tcp" | "ping"
+  std::string tool;  // "iperf3-json" | "iperf3-text" | "iperf2" | "nuttcp" | "nstat" | "netstat-tcp" |
+                     // "netstat-if" | "ping"
   // Whose report it is: "client", "server", or "" when the report does not say.
   std::string side;
   std::string protocol = "TCP";  // "TCP" | "UDP" | "ICMP" (ping)
@@ -42,6 +43,9 @@ struct MeasuredRun {
   std::optional<std::uint64_t> rto_count;              // the sender's retransmission timeouts
   std::optional<std::uint64_t> recovery_episodes;      // the sender's SACK recovery episodes
   std::optional<std::uint64_t> receiver_delayed_acks;  // ACKs sent by the receiver's delayed-ACK timer
+  // The data sender's host interface (netstat -I IFACE -d, two snapshots):
+  // frames its output queue dropped during the run.
+  std::optional<std::uint64_t> tx_drops;
   // A ping's statistics (ping only): echo requests sent, replies received
   // (duplicates not counted), and the replies' round-trip times: min, mean,
   // max and population standard deviation (FreeBSD's stddev, Linux's mdev).
@@ -66,8 +70,8 @@ struct MeasuredRun {
 
 // The figures a run can give, by name: receiver_mbps, sender_mbps,
 // throughput_mbps, retransmits, cpu_sender_pct, cpu_receiver_pct, rto_count,
-// recovery_episodes, receiver_delayed_acks, rtt_min_ms, rtt_avg_ms,
-// rtt_max_ms, rtt_stddev_ms.
+// recovery_episodes, receiver_delayed_acks, sender_tx_drops, rtt_min_ms,
+// rtt_avg_ms, rtt_max_ms, rtt_stddev_ms.
 const std::vector<std::string>& metric_names();
 bool is_metric(std::string_view name);
 // The value of metric `name` in `run`, or empty if the run does not carry it.
