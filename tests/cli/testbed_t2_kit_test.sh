@@ -29,6 +29,7 @@ case "\$dest \$*" in
     [ "\$dest" = root@s1 ] && cat "$data/iperf2-t2-s1-client.txt" || cat "$data/iperf2-t2-s2-client.txt" ;;
   *"sysctl net.inet.tcp.cc.algorithm="*) echo "\$*" >"$work/algorithm.\$dest" ;;
   *"netstat -s -p tcp") cat "$data/netstat-tcp-sender.txt" ;;
+  *"ping -i 0.2"*) sed -n '/^PING/,\$p' "$data/ping-freebsd.txt" | grep -v '^root@' ;;
   "root@rcv nstat") cat "$data/nstat-receiver.txt" ;;
   *"netstat -I re0 -d -n")
     n=\$(cat "$work/reads.\$dest" 2>/dev/null || echo 0)
@@ -67,7 +68,7 @@ expect t2kit-hz-mismatch 1 '' 'the senders run kern.hz 100 and 1000' -- \
 
 : >"$log"
 expect t2kit-runs 0 '' 'mapping files in' -- env PATH="$stubs:$PATH" "$shell" "$kit" "${hosts[@]}" \
-  -b root@box1 -b root@box2 -R eno1 -p cubic,newreno -p cubic_d46046:cubic,newreno -n 2 -t 3 -o "$work/kit"
+  -b root@box1 -b root@box2 -R eno1 -p cubic,newreno -p cubic_d46046:cubic,newreno -n 2 -t 4 -o "$work/kit"
 # Per run, in this order: algorithms set and counters zeroed, nstat reset,
 # the boxes' counters read, ethtool -S, both servers, both clients, the
 # counters saved, the boxes read again, ethtool -S; at the end the senders'
@@ -80,11 +81,12 @@ ssh root@rcv nstat -n
 ssh root@box1 netstat -I re0 -d -n
 ssh root@box2 netstat -I re0 -d -n
 ssh root@rcv ethtool -S eno1
-ssh root@rcv timeout -s INT 18 iperf -s -p 5001 -e -i 2
-ssh root@rcv timeout -s INT 18 iperf -s -p 5002 -e -i 2
+ssh root@rcv timeout -s INT 19 iperf -s -p 5001 -e -i 2
+ssh root@rcv timeout -s INT 19 iperf -s -p 5002 -e -i 2
 sleep 2
-ssh root@s1 iperf -c 10.0.0.2 -p 5001 -l 1M -t 3 -i 2 -e
-ssh root@s2 iperf -c 10.0.0.2 -p 5002 -l 1M -t 3 -i 2 -e
+ssh root@s1 iperf -c 10.0.0.2 -p 5001 -l 1M -t 4 -i 2 -e
+ssh root@s2 iperf -c 10.0.0.2 -p 5002 -l 1M -t 4 -i 2 -e
+ssh root@s1 sleep 2 && ping -i 0.2 -c 5 10.0.0.2
 ssh root@s1 netstat -s -p tcp
 ssh root@s2 netstat -s -p tcp
 ssh root@rcv nstat
@@ -94,7 +96,7 @@ ssh root@rcv ethtool -S eno1
 TXT
 # The two servers and the two clients run in the background, so their
 # order within each pair is not fixed: compare the first run's lines sorted.
-if diff <(sort "$work/want.log") <(head -17 "$work/runs.log" | sort) >/dev/null &&
+if diff <(sort "$work/want.log") <(head -18 "$work/runs.log" | sort) >/dev/null &&
    head -6 "$work/runs.log" | diff -u <(head -6 "$work/want.log") - &&
    [ "$(grep -c 'iperf -s' "$work/runs.log")" -eq 8 ] && [ "$(grep -c 'iperf -c' "$work/runs.log")" -eq 8 ] &&
    grep -q 'sysctl net.inet.tcp.cc.algorithm=cubic >' "$work/runs.log" &&
@@ -104,7 +106,8 @@ else
   fail t2kit-command-order
   cat "$work/runs.log"
 fi
-# In every run both servers start, then the pause, then the clients.
+# In every run both servers start, then the pause, then the clients (and
+# sender1's ping during the run).
 if awk '/iperf -s/ { s++ } /^sleep 2$/ { p++; if (s != 2 * p) bad = 1 }
         /iperf -c/ { c++; if (c > 2 * p) bad = 1 } END { exit bad || p != 4 }' "$work/runs.log"; then
   pass t2kit-servers-first
@@ -119,7 +122,9 @@ if grep -q 'file: cubic_d46046-newreno-hz100-r2-s2.server, flow: s2, params: { h
    grep -q 'file: cubic-newreno-hz100-r1-box2.netstat-if, flow: s2, params: { hz: 100, cc1: cubic, cc2: newreno }, metric: sender_tx_drops' \
      "$work/kit/tx-drops.yaml" && [ "$(grep -c '<Link#1>' "$work/kit/cubic-newreno-hz100-r1-box1.netstat-if")" -eq 2 ] &&
    grep -q '^### box1: uname -a; ifconfig re0; sysctl dev.re.0$' "$work/kit/testbed-facts.txt" &&
-   grep -q '^### receiver: ethtool --show-eee eno1$' "$work/kit/testbed-facts.txt"; then
+   grep -q '^### receiver: ethtool --show-eee eno1$' "$work/kit/testbed-facts.txt" &&
+   grep -q 'file: cubic-newreno-hz100-r2-s1.ping, flow: lping, params: { hz: 100, cc1: cubic, cc2: newreno } }' \
+     "$work/kit/ping-loaded.yaml" && [ "$(grep -c 'file:' "$work/kit/ping-loaded.yaml")" -eq 4 ]; then
   pass t2kit-files-and-mappings
 else
   fail t2kit-files-and-mappings
@@ -149,6 +154,12 @@ expect t2kit-data-sender 0 '^  100 +cubic +newreno +1 +2 +[0-9.]+ +279\.0 +279\.
 expect t2kit-data-tx-drops 0 '^  100 +cubic +newreno +1 +2 +[0-9.]+ +1573\.0 +1573\.0-1573\.0 .* 0\.0 +0\.0-0\.0 ' '' -- \
   "$netsim" run "$src/scenarios/t2-tcp-friendliness.yaml" --data "$work/kit/tx-drops.yaml" "${pairing[@]}" \
   --set 'measured.metrics={s1: {flow: s1, metric: sender_tx_drops}, s2: {flow: s2, metric: sender_tx_drops}}'
+# sender1's ping during each run (the sample: 0.534/0.660/0.799 ms) beside
+# the model's ping flow from s1 to the receiver.
+expect t2kit-data-ping 0 '^  100 +cubic +newreno +1 +2 +[0-9.]+ +0\.660 +0\.660-0\.660 ' '' -- \
+  "$netsim" run "$src/scenarios/t2-tcp-friendliness.yaml" --data "$work/kit/ping-loaded.yaml" "${pairing[@]}" \
+  --set 'traffic.lping={type: ping, from: s1, to: rcv, interval: 200ms, start: 1s, stop: 2s}' \
+  --set 'measured.metrics={avg: {flow: lping, metric: rtt_avg_ms}}' --set 'measured.cells=[]'
 # The stand-in netstat has 9 RTOs.
 expect t2kit-data-rto 0 '^  100 +cubic +newreno +1 +2 +[0-9.]+ +9\.0 +9\.0-9\.0 .* 9\.0 ' '' -- \
   "$netsim" run "$src/scenarios/t2-tcp-friendliness.yaml" --data "$work/kit/rto.yaml" "${pairing[@]}" \

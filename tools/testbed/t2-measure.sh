@@ -12,7 +12,10 @@
 #     moves the model's Jain by up to 8 points): its driver, interrupt
 #     coalescing, pause (802.3x flow control) and EEE settings, once (-R);
 #   - the senders' RTOs and SACK recoveries (netstat -s -p tcp) and the
-#     receiver's delayed-ACK timer ACKs (nstat) per run.
+#     receiver's delayed-ACK timer ACKs (nstat) per run;
+#   - the round trip under load: ping -i 0.2 from sender1 to the receiver
+#     during each run, whose echoes queue behind sender1's data in its box's
+#     NIC and at the router port (the model: 1.8-2.2 ms on average).
 #
 # Run it on any machine that reaches the four hosts by ssh (the senders as
 # root: sysctl, netstat -z); it runs nothing itself. Each sender runs the
@@ -27,24 +30,30 @@
 #      receiver, reads the boxes' re0 counters (and the receiver's ethtool -S);
 #   3. starts both servers, then both clients at the same moment (two ssh
 #      sessions started back to back; an ssh ControlMaster to each sender
-#      keeps that to a few ms, as T2's "at the same time");
+#      keeps that to a few ms, as T2's "at the same time"), and on sender1
+#      ping -i 0.2 from 2 s into the run until a second before its end;
 #   4. saves the counters again, and the drops of each box's NIC queue
 #      during the run.
 # Files: DIR/testbed-facts.txt (once), per run DIR/CC1-CC2-hzHZ[-rK]-s1.client,
 # -s2.client, -s1.server, -s2.server, -s1.netstat, -s2.netstat, .nstat,
-# -box1.netstat-if, -box2.netstat-if (netstat -I before and after),
+# -s1.ping, -box1.netstat-if, -box2.netstat-if (netstat -I before and after),
 # -rcv.ethtool-before/-after; DIR/box-drops.txt (one line per run); and
 # mapping files for netsim's --data (docs/measured-data.md), each entry
 # with its flow (s1, s2):
 #   throughput.yaml (the servers' receiver_mbps, what the scenario's measured
 #   block compares), sender-throughput.yaml (the clients' sender_mbps),
 #   retransmits.yaml, rto.yaml, recoveries.yaml (the senders' netstat),
-#   tx-drops.yaml (the boxes' interface drops, with -b).
+#   tx-drops.yaml (the boxes' interface drops, with -b), ping-loaded.yaml
+#   (sender1's ping, flow lping: add that flow to the scenario, below).
 # Compare, for example:
 #   netsim run scenarios/t2-tcp-friendliness.yaml --data DIR/throughput.yaml
 #   netsim run scenarios/t2-tcp-friendliness.yaml --data DIR/rto.yaml \
 #     --set 'measured.metrics={s1: {flow: s1, metric: rto_count}, s2: {flow: s2, metric: rto_count}}'
 #   (and DIR/tx-drops.yaml with metric sender_tx_drops)
+#   netsim run scenarios/t2-tcp-friendliness.yaml --data DIR/ping-loaded.yaml \
+#     --set 'traffic.lping={type: ping, from: s1, to: rcv, interval: 200ms, start: 2s, stop: 30s}' \
+#     --set 'measured.metrics={avg: {flow: lping, metric: rtt_avg_ms}, max: {flow: lping, metric: rtt_max_ms}}' \
+#     --set 'measured.cells=[]'    # the block's own cells have no avg/max to check
 # The rule's text is built here and meant to expand on this side.
 # shellcheck disable=SC2029
 set -u
@@ -154,13 +163,15 @@ if [ -n "$boxes" ]; then
   fact box2 "$2" "uname -a; ifconfig $box_if; sysctl dev.$driver.$unit"
 fi
 
-for m in throughput sender-throughput retransmits rto recoveries tx-drops; do
+for m in throughput sender-throughput retransmits rto recoveries tx-drops ping-loaded; do
   [ -f "$out/$m.yaml" ] || printf 'runs:\n' >"$out/$m.yaml"
 done
 entry() {  # mapping file, measurement file, flow, cc1 label, cc2 label[, metric]
   printf '  - { file: %s, flow: %s, params: { hz: %s, cc1: %s, cc2: %s }%s }\n' "$2" "$3" "$hz" "$4" "$5" \
     "${6:+, metric: $6}" >>"$out/$1.yaml"
 }
+# Echoes during a run: from 2 s in until a second before its end.
+pings=$(((seconds - 3) * 5))
 # How much the Drop column (if_snd drops) of the interface's link-level line
 # grew from the file's first snapshot to its second.
 box_drops() { awk '/<Link/ { d[n++] = $NF } END { if (n == 2 && d[0] ~ /^[0-9]+$/ && d[1] ~ /^[0-9]+$/) print d[1] - d[0]; else print "?" }' "$1"; }
@@ -197,9 +208,16 @@ while [ "$r" -le "$repeats" ]; do
     client1=$!
     ssh "$s2" "iperf -c $address -p 5002 -l 1M -t $seconds -i 2 -e" >"$out/$base-s2.client" 2>&1 &
     client2=$!
+    pinger=""
+    if [ "$pings" -gt 0 ]; then
+      ssh "$s1" "sleep 2 && ping -i 0.2 -c $pings $address" >"$out/$base-s1.ping" 2>&1 &
+      pinger=$!
+    fi
     ok=1
     wait "$client1" || ok=0
     wait "$client2" || ok=0
+    loaded_ping=0
+    if [ -n "$pinger" ] && wait "$pinger"; then loaded_ping=1; fi
     ssh "$s1" "netstat -s -p tcp" >"$out/$base-s1.netstat" || ok=0
     ssh "$s2" "netstat -s -p tcp" >"$out/$base-s2.netstat" || ok=0
     ssh "$receiver" nstat >"$out/$base.nstat" || ok=0
@@ -232,8 +250,9 @@ while [ "$r" -le "$repeats" ]; do
       entry tx-drops "$base-box1.netstat-if" s1 "$l1" "$l2" sender_tx_drops
       entry tx-drops "$base-box2.netstat-if" s2 "$l1" "$l2" sender_tx_drops
     fi
+    if [ "$loaded_ping" -eq 1 ]; then entry ping-loaded "$base-s1.ping" lping "$l1" "$l2"; fi
   done
   r=$((r + 1))
 done
 [ "$failed" -eq 0 ] || { echo "t2-measure.sh: $failed runs failed" >&2; exit 1; }
-echo "t2-measure.sh: mapping files in $out/ (throughput, sender-throughput, retransmits, rto, recoveries, tx-drops .yaml)" >&2
+echo "t2-measure.sh: mapping files in $out/ (throughput, sender-throughput, retransmits, rto, recoveries, tx-drops, ping-loaded .yaml)" >&2
