@@ -37,7 +37,7 @@ int command_calibrate(const Options& o, const std::vector<std::string>& args) {
   if (!o.data.empty()) {
     // The block says which keys and which metric; the files give the values.
     const ScenarioSpec spec = load_scenario(o.scenario_file, o.overrides);
-    const std::optional<MeasuredSpec> block = parse_measured(spec);
+    const std::optional<MeasuredSpec> block = parse_measured(spec, CellsFrom::data);
     if (!block) throw ScenarioError(SourceLoc{o.scenario_file, 0, 0}, "measured",
                                     "--data needs the scenario's measured: block (keys and metric)");
     std::optional<calibrate::DataCells> loaded = load_data_args(o, *block, "calibrate");

@@ -175,7 +175,8 @@ std::ostream* open_trace(std::ofstream& f, const std::optional<std::string>& bas
 
 int command_run(const Options& o) {
   std::vector<ScenarioSpec> cells = load_cells(o);
-  std::optional<MeasuredSpec> measured = parse_measured(cells.front());
+  std::optional<MeasuredSpec> measured =
+      parse_measured(cells.front(), o.data.empty() ? CellsFrom::block : CellsFrom::data);
   if (!o.data.empty()) {
     // The block says which keys and which metric; the files give the cells.
     // The block's claims are the document's, not the data's: dropped.

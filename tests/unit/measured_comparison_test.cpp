@@ -320,6 +320,31 @@ TEST(MeasuredComparison, RetransmitsAsTheComparedMetric) {
   }
 }
 
+TEST(MeasuredComparison, CellsFromDataLeaveTheBlocksCellsUnread) {
+  // Metrics renamed for measurement files: the block's cells have no values
+  // for them, which is an error when they are the data and none with --data.
+  std::string text = kTwoFlows;
+  text.replace(text.find("    s1: { flow: s1 }"), 0, "    ping: { flow: p, metric: rtt_avg_ms }\n");
+  const ScenarioSpec spec = parse_scenario_text(text, "cmp2.yaml");
+  try {
+    parse_measured(spec);
+    ADD_FAILURE() << "no error";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("missing the measured value 'ping'"), std::string::npos) << e.what();
+  }
+  const auto m = parse_measured(spec, CellsFrom::data);
+  ASSERT_TRUE(m.has_value());
+  EXPECT_TRUE(m->cells.empty());
+  EXPECT_TRUE(m->claims.empty());
+  ASSERT_EQ(m->metrics.size(), 4u);
+  EXPECT_EQ(m->metrics[0].metric, "rtt_avg_ms");
+  EXPECT_EQ(m->keys.size(), 1u);
+  // The rest of the block is still checked.
+  std::string bad = text;
+  bad.replace(bad.find("metric: rtt_avg_ms"), 18, "metric: rtt_typical_ms");
+  EXPECT_THROW(parse_measured(parse_scenario_text(bad, "cmp2.yaml"), CellsFrom::data), ScenarioError);
+}
+
 TEST(MeasuredComparison, SenderTxDropsAreTheSendingHostsQueueDrops) {
   // The flow f goes a -> b. Its sending host's queues are those of the links
   // a transmits on (a -> b: 5, a -> c: 2); what b sends back (7) is not its.

@@ -52,8 +52,7 @@
 #   (and DIR/tx-drops.yaml with metric sender_tx_drops)
 #   netsim run scenarios/t2-tcp-friendliness.yaml --data DIR/ping-loaded.yaml \
 #     --set 'traffic.lping={type: ping, from: s1, to: rcv, interval: 200ms, start: 2s, stop: 30s}' \
-#     --set 'measured.metrics={avg: {flow: lping, metric: rtt_avg_ms}, max: {flow: lping, metric: rtt_max_ms}}' \
-#     --set 'measured.cells=[]'    # the block's own cells have no avg/max to check
+#     --set 'measured.metrics={avg: {flow: lping, metric: rtt_avg_ms}, max: {flow: lping, metric: rtt_max_ms}}'
 # The rule's text is built here and meant to expand on this side.
 # shellcheck disable=SC2029
 set -u

@@ -58,7 +58,7 @@ class Calibrator {
   Calibrator(const std::string& file, const CalibrationOptions& options) : file_(file), options_(options) {
     const ScenarioSpec spec = load_scenario(file, options.overrides);
     sweep_ = spec.sweep;
-    std::optional<MeasuredSpec> m = parse_measured(spec);
+    std::optional<MeasuredSpec> m = parse_measured(spec, options.cells ? CellsFrom::data : CellsFrom::block);
     const SourceLoc at{file, 0, 0};
     if (!m) throw ScenarioError(at, "measured", "a calibration needs a measured: block with cells");
     measured_ = std::move(*m);

@@ -129,7 +129,7 @@ double measured_error(const MeasuredMetric& k, double simulated, double measured
   return (simulated - measured) / compared_value(k.is_count(), measured) * 100.0;
 }
 
-std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec) {
+std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec, CellsFrom from) {
   const YAML::Node& root = spec.measured;
   if (!root || !root.IsMap() || !root["cells"]) return std::nullopt;
   BlockReader r(spec);
@@ -199,6 +199,7 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec) {
   const YAML::Node keys = root["keys"];
   if (!keys || !keys.IsMap() || keys.size() == 0) r.fail(root, "measured.keys", "needs a map of column name -> sweep key");
   for (const auto& kv : keys) m.keys.emplace_back(kv.first.Scalar(), r.scalar(kv.second, "measured.keys." + kv.first.Scalar()));
+  if (from == CellsFrom::data) return m;
   const YAML::Node cells = root["cells"];
   if (!cells.IsSequence()) r.fail(cells, "measured.cells", "expected a list of cells");
   for (std::size_t i = 0; i < cells.size(); ++i) {

@@ -97,9 +97,16 @@ struct MeasuredSpec {
   std::vector<MeasuredClaim> claims;
 };
 
+// Where a comparison's measured cells come from: the block's own `cells`
+// (with its claims), or measurement files (--data), which replace them. With
+// `data` the block's cells and claims are not read, so that its metrics may
+// be renamed or changed (a ping's rtt_avg_ms, a counter) without values for
+// them in the block.
+enum class CellsFrom { block, data };
+
 // Parses spec.measured; nullopt when the scenario has no `cells`. Throws
 // ScenarioError (file, line, column, field) on a malformed block.
-std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec);
+std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec, CellsFrom from = CellsFrom::block);
 
 // One row per measured cell: simulated mean and range over the runs (seeds)
 // whose overrides match the cell's key values.
