@@ -19,6 +19,12 @@ cat >"$stubs/ssh" <<SH
 echo "ssh \$*" >>"$log"
 case "\$2" in
   nstat) cat "$data/nstat-receiver.txt" ;;
+  "netstat -I re0 -d -n")
+    # The box's counters: Drop grows by 3 from each reading before a cell to the one after it.
+    n=\$(cat "$work/box-reads" 2>/dev/null || echo 0)
+    echo \$((n + 1)) >"$work/box-reads"
+    echo "Name    Mtu Network       Address              Ipkts Ierrs Idrop    Opkts Oerrs  Coll  Drop"
+    echo "re0    1500 <Link#1>      7c:83:34:b9:1a:2e  1234567     0     0  2345678     0     0 \$((120 + (n + 1) / 2 * 3))" ;;
 esac
 SH
 cat >"$stubs/netstat" <<SH
@@ -110,6 +116,20 @@ expect kit-data-loaded-ping 0 '^  1000 +newreno +25 +1 +0\.[0-9]{3} +0\.660 ' ''
   "$netsim" run "$src/scenarios/t1-loss-resilience.yaml" --data "$work/kit/ping-loaded.yaml" "${one_cell[@]}" \
   --set 'traffic.lping={type: ping, from: sender, to: receiver, interval: 200ms, start: 2s, stop: 3s}' \
   --set measured.flow=lping --set measured.metric=rtt_avg_ms --set duration=4s
+
+# With -b, the sender's box is read before and after each cell: its drops
+# (3 per cell here) beside the model's, which has none in T1.
+expect kit-box 0 '' 'mapping files in' -- env PATH="$stubs:$PATH" "$shell" "$kit" -r root@rcv -a 10.0.0.2 \
+  -o "$work/kit-box" -c newreno -e 25 -e 50 -t 3 -b root@box
+if grep -q 'file: newreno-hz1000-every50.netstat-if, params: { cc: newreno, hz: 1000, every: 50 }, metric: sender_tx_drops' \
+     "$work/kit-box/tx-drops.yaml" && [ "$(grep -c '<Link#1>' "$work/kit-box/newreno-hz1000-every25.netstat-if")" -eq 2 ]; then
+  pass kit-box-files
+else
+  fail kit-box-files
+fi
+expect kit-data-tx-drops 0 '^  1000 +newreno +25 +1 +0\.0 +3\.0 ' '' -- \
+  "$netsim" run "$src/scenarios/t1-loss-resilience.yaml" --data "$work/kit-box/tx-drops.yaml" \
+  --set measured.metric=sender_tx_drops "${one_cell[@]}"
 
 # A failed iperf3 run is named, its files kept, nothing mapped, and the rule still removed.
 : >"$log"

@@ -34,6 +34,12 @@
 #     --set 'traffic.lping={type: ping, from: sender, to: receiver, interval: 200ms, start: 2s, stop: 11s}' \
 #     --data DIR/ping-loaded.yaml --set measured.flow=lping --set measured.metric=rtt_avg_ms
 #   netsim run scenarios/t1-idle-ping.yaml --data DIR/idle-ping.yaml
+# With -b USER@BOX (the bhyve host that carries this VM) it also reads the
+# box's NIC counters (netstat -I re0 -d) before and after each cell, into
+# DIR/LABEL-hzHZ-everyN[-rK].netstat-if and tx-drops.yaml
+# (sender_tx_drops: frames the box's re(4) queue dropped; the model has
+# none in T1, its queue never holding more than 179 of its 766 frames):
+#   netsim run scenarios/t1-loss-resilience.yaml --data DIR/tx-drops.yaml --set measured.metric=sender_tx_drops
 # One thing this script cannot see from inside the VMs: whether the boxes'
 # links to the hub run Energy-Efficient Ethernet, which netsim's testbed
 # profiles assume (docs/t1.md "Energy-Efficient Ethernet"). FreeBSD's re(4)
@@ -46,7 +52,7 @@ set -u
 usage() {
   cat >&2 <<'TXT'
 usage: t1-measure.sh -r USER@RECEIVER -a RECEIVER_ADDRESS [-o DIR] [-c LABEL[:ALGO]]... [-e N]...
-                     [-t SECONDS] [-n REPEATS]
+                     [-t SECONDS] [-n REPEATS] [-b USER@BOX [-i BOX_IFACE]]
   -r  ssh destination of the Linux receiver (root: iptables, nstat)
   -a  the receiver's address for iperf3 -c
   -o  output directory (default: t1-measurements-hzHZ)
@@ -56,12 +62,14 @@ usage: t1-measure.sh -r USER@RECEIVER -a RECEIVER_ADDRESS [-o DIR] [-c LABEL[:AL
   -e  drop every N-th packet (default: 100 50 33 25)
   -t  iperf3 -t (default 10)
   -n  repetitions of every cell (default 1)
+  -b  ssh destination of the bhyve host that carries this VM (netstat -I)
+  -i  that host's NIC (default re0)
 TXT
   exit 2
 }
 
-receiver="" address="" out="" ccs="" everys="" seconds=10 repeats=1
-while getopts r:a:o:c:e:t:n:h opt; do
+receiver="" address="" out="" ccs="" everys="" seconds=10 repeats=1 box="" box_if=re0
+while getopts r:a:o:c:e:t:n:b:i:h opt; do
   case $opt in
     r) receiver=$OPTARG ;;
     a) address=$OPTARG ;;
@@ -70,6 +78,8 @@ while getopts r:a:o:c:e:t:n:h opt; do
     e) everys="$everys $OPTARG" ;;
     t) seconds=$OPTARG ;;
     n) repeats=$OPTARG ;;
+    b) box=$OPTARG ;;
+    i) box_if=$OPTARG ;;
     *) usage ;;
   esac
 done
@@ -95,7 +105,7 @@ remove_rule() {
 trap 'remove_rule' EXIT
 trap 'remove_rule; exit 130' INT TERM
 
-for m in throughput retransmits rto recoveries delayed-acks ping-loaded idle-ping; do
+for m in throughput retransmits rto recoveries delayed-acks ping-loaded idle-ping tx-drops; do
   [ -f "$out/$m.yaml" ] || printf 'runs:\n' >"$out/$m.yaml"
 done
 entry() {  # mapping file, measurement file, cc label, every[, metric]
@@ -129,6 +139,7 @@ while [ "$r" -le "$repeats" ]; do
       fi
       inserted=$every
       netstat -s -p tcp -z >/dev/null
+      [ -z "$box" ] || ssh "$box" "netstat -I $box_if -d -n" >"$out/$base.netstat-if"
       pinger=""
       if [ "$pings" -gt 0 ]; then
         (sleep 2 && ping -i 0.2 -c "$pings" "$address") >"$out/$base.ping" 2>&1 &
@@ -143,6 +154,7 @@ while [ "$r" -le "$repeats" ]; do
       if [ -n "$pinger" ] && wait "$pinger"; then loaded_ping=1; fi
       netstat -s -p tcp >"$out/$base.netstat"
       ssh "$receiver" nstat >"$out/$base.nstat" || ok=0
+      [ -z "$box" ] || ssh "$box" "netstat -I $box_if -d -n" >>"$out/$base.netstat-if" || ok=0
       remove_rule
       if [ "$ok" -eq 0 ]; then
         echo "t1-measure.sh: $base failed; its files are kept but not mapped" >&2
@@ -155,9 +167,10 @@ while [ "$r" -le "$repeats" ]; do
       entry recoveries "$base.netstat" "$label" "$every" recovery_episodes
       entry delayed-acks "$base.nstat" "$label" "$every" receiver_delayed_acks
       if [ "$loaded_ping" -eq 1 ]; then entry ping-loaded "$base.ping" "$label" "$every"; fi
+      [ -z "$box" ] || entry tx-drops "$base.netstat-if" "$label" "$every" sender_tx_drops
     done
   done
   r=$((r + 1))
 done
 [ "$failed" -eq 0 ] || { echo "t1-measure.sh: $failed cells failed" >&2; exit 1; }
-echo "t1-measure.sh: mapping files in $out/ (throughput, retransmits, rto, recoveries, delayed-acks, ping-loaded, idle-ping .yaml)" >&2
+echo "t1-measure.sh: mapping files in $out/ (throughput, retransmits, rto, recoveries, delayed-acks, ping-loaded, idle-ping, tx-drops .yaml)" >&2
