@@ -179,7 +179,7 @@ int command_run(const Options& o) {
       parse_measured(cells.front(), o.data.empty() ? CellsFrom::block : CellsFrom::data);
   if (!o.data.empty()) {
     // The block says which keys and which metric; the files give the cells.
-    // The block's claims are the document's, not the data's: dropped.
+    // The block's claims are the document's, not the data's: not read.
     if (!measured) {
       throw ScenarioError(SourceLoc{o.scenario_file, 0, 0}, "measured",
                           "--data needs the scenario's measured: block (keys and metric)");
@@ -187,7 +187,6 @@ int command_run(const Options& o) {
     std::optional<calibrate::DataCells> data = load_data_args(o, *measured, "run");
     if (!data) return kBadScenario;
     measured->cells = std::move(data->cells);
-    measured->claims.clear();
     measured->source = "--data";
   }
   if (o.iperf3 != Iperf3Format::none) {
