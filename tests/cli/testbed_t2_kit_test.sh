@@ -29,6 +29,12 @@ case "\$dest \$*" in
     [ "\$dest" = root@s1 ] && cat "$data/iperf2-t2-s1-client.txt" || cat "$data/iperf2-t2-s2-client.txt" ;;
   *"sysctl net.inet.tcp.cc.algorithm="*) echo "\$*" >"$work/algorithm.\$dest" ;;
   *"netstat -s -p tcp") cat "$data/netstat-tcp-sender.txt" ;;
+  *"/proc/net/dev"*)
+    n=\$(cat "$work/reads.rcvdev" 2>/dev/null || echo 0)
+    echo \$((n + 1)) >"$work/reads.rcvdev"
+    echo "Inter-|   Receive                                                |  Transmit"
+    echo " face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed"
+    echo "  eno1: 48213377220 33213840    0 \$((17 + (n + 1) / 2 * 7))    0     0          0      1033 1251177812 18833512    0    0    0     0       0          0" ;;
   *"ping -i 0.2"*) sed -n '/^PING/,\$p' "$data/ping-freebsd.txt" | grep -v '^root@' ;;
   "root@rcv nstat") cat "$data/nstat-receiver.txt" ;;
   *"netstat -I re0 -d -n")
@@ -81,6 +87,7 @@ ssh root@rcv nstat -n
 ssh root@box1 netstat -I re0 -d -n
 ssh root@box2 netstat -I re0 -d -n
 ssh root@rcv ethtool -S eno1
+ssh root@rcv grep -E '^ *(Inter|face|eno1:)' /proc/net/dev
 ssh root@rcv timeout -s INT 19 iperf -s -p 5001 -e -i 2
 ssh root@rcv timeout -s INT 19 iperf -s -p 5002 -e -i 2
 sleep 2
@@ -93,10 +100,11 @@ ssh root@rcv nstat
 ssh root@box1 netstat -I re0 -d -n
 ssh root@box2 netstat -I re0 -d -n
 ssh root@rcv ethtool -S eno1
+ssh root@rcv grep -E '^ *(Inter|face|eno1:)' /proc/net/dev
 TXT
 # The two servers and the two clients run in the background, so their
 # order within each pair is not fixed: compare the first run's lines sorted.
-if diff <(sort "$work/want.log") <(head -18 "$work/runs.log" | sort) >/dev/null &&
+if diff <(sort "$work/want.log") <(head -20 "$work/runs.log" | sort) >/dev/null &&
    head -6 "$work/runs.log" | diff -u <(head -6 "$work/want.log") - &&
    [ "$(grep -c 'iperf -s' "$work/runs.log")" -eq 8 ] && [ "$(grep -c 'iperf -c' "$work/runs.log")" -eq 8 ] &&
    grep -q 'sysctl net.inet.tcp.cc.algorithm=cubic >' "$work/runs.log" &&
@@ -124,7 +132,9 @@ if grep -q 'file: cubic_d46046-newreno-hz100-r2-s2.server, flow: s2, params: { h
    grep -q '^### box1: uname -a; ifconfig re0; sysctl dev.re.0$' "$work/kit/testbed-facts.txt" &&
    grep -q '^### receiver: ethtool --show-eee eno1$' "$work/kit/testbed-facts.txt" &&
    grep -q 'file: cubic-newreno-hz100-r2-s1.ping, flow: lping, params: { hz: 100, cc1: cubic, cc2: newreno } }' \
-     "$work/kit/ping-loaded.yaml" && [ "$(grep -c 'file:' "$work/kit/ping-loaded.yaml")" -eq 4 ]; then
+     "$work/kit/ping-loaded.yaml" && [ "$(grep -c 'file:' "$work/kit/ping-loaded.yaml")" -eq 4 ] &&
+   grep -q 'file: cubic-newreno-hz100-r1-rcv.proc-net-dev, flow: s1, params: { hz: 100, cc1: cubic, cc2: newreno }, metric: receiver_rx_drops' \
+     "$work/kit/rx-drops.yaml"; then
   pass t2kit-files-and-mappings
 else
   fail t2kit-files-and-mappings
@@ -160,6 +170,10 @@ expect t2kit-data-ping 0 '^  100 +cubic +newreno +1 +2 +[0-9.]+ +0\.660 +0\.660-
   "$netsim" run "$src/scenarios/t2-tcp-friendliness.yaml" --data "$work/kit/ping-loaded.yaml" "${pairing[@]}" \
   --set 'traffic.lping={type: ping, from: s1, to: rcv, interval: 200ms, start: 1s, stop: 2s}' \
   --set 'measured.metrics={avg: {flow: lping, metric: rtt_avg_ms}}'
+# The receiver's interface dropped 7 frames in each run; the model's receive ring none.
+expect t2kit-data-rx-drops 0 '^  100 +cubic +newreno +1 +2 +0\.0 +7\.0 +7\.0-7\.0 ' '' -- \
+  "$netsim" run "$src/scenarios/t2-tcp-friendliness.yaml" --data "$work/kit/rx-drops.yaml" "${pairing[@]}" \
+  --set 'measured.metrics={rx: {flow: s1, metric: receiver_rx_drops}}'
 # The stand-in netstat has 9 RTOs.
 expect t2kit-data-rto 0 '^  100 +cubic +newreno +1 +2 +[0-9.]+ +9\.0 +9\.0-9\.0 .* 9\.0 ' '' -- \
   "$netsim" run "$src/scenarios/t2-tcp-friendliness.yaml" --data "$work/kit/rto.yaml" "${pairing[@]}" \

@@ -153,6 +153,50 @@ TEST(MeasureNetstatIf, Errors) {
   EXPECT_EQ(error(header + "re0 1500 <Link#1> 0\n"), "t.txt:2: error: a <Link#N> line with fewer counters than its header");
 }
 
+TEST(MeasureProcNetDev, ReceiveDropsOfTheReceiverBetweenTwoSnapshots) {
+  // Two runs: /proc/net/dev's header and the receiver's interface, before
+  // and after each; the receive drop column is the fourth count.
+  const auto runs = runs_of("proc-net-dev-receiver.txt");
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].tool, "proc-net-dev");
+  EXPECT_EQ(runs[0].side, "receiver");
+  EXPECT_EQ(runs[0].line, 2);
+  EXPECT_EQ(runs[0].rx_drops, 0u);
+  EXPECT_EQ(metric_value(runs[1], "receiver_rx_drops"), 225.0);
+  EXPECT_EQ(runs[1].line, 10);
+  EXPECT_FALSE(metric_value(runs[1], "sender_tx_drops").has_value());
+  EXPECT_FALSE(metric_value(runs[1], "throughput_mbps").has_value());
+  // Older kernels glue the first count to the colon.
+  const std::string header =
+      "Inter-|   Receive                                                |  Transmit\n"
+      " face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed\n";
+  const auto glued = parse_measurements(header + "  eth0:100 10 0 4 0 0 0 0 200 20 0 0 0 0 0 0\n" + header +
+                                            "  eth0:900 90 0 9 0 0 0 0 800 80 0 0 0 0 0 0\n",
+                                        "t.txt", MeasurementFormat::proc_net_dev);
+  ASSERT_EQ(glued.size(), 1u);
+  EXPECT_EQ(glued[0].rx_drops, 5u);
+}
+
+TEST(MeasureProcNetDev, Errors) {
+  auto error = [](const std::string& text) { return test_support::parse_error(text, MeasurementFormat::proc_net_dev); };
+  const std::string header = "Inter-|   Receive |  Transmit\n face |bytes packets errs drop|bytes packets\n";
+  auto line = [](const std::string& name, const std::string& drop) {
+    return name + ": 100 10 0 " + drop + " 0 0 0 0 200 20 0 0 0 0 0 0\n";
+  };
+  EXPECT_EQ(error(header + line("eno1", "4")),
+            "t.txt:1: error: this snapshot has no pair: give /proc/net/dev before and after each run");
+  EXPECT_EQ(error(header + line("eno1", "4") + header + line("eno1", "3")),
+            "t.txt:4: error: the drop counter went down (4 -> 3): the interface was reset between the snapshots");
+  EXPECT_EQ(error(header + line("eno1", "4") + header + line("eno2", "5")),
+            "t.txt:4: error: the snapshot after the run is of eno2, the one before it (line 1) of eno1");
+  EXPECT_EQ(error(header + line("lo", "0") + line("eno1", "4")),
+            "t.txt:4: error: a second interface (lo, eno1) in one snapshot: keep one, e.g. grep -E '^ *(Inter|face|lo:)' "
+            "/proc/net/dev");
+  EXPECT_EQ(error(header + "eno1: 100 10 0 4\n"), "t.txt:3: error: an interface line with 4 counts (expected 16)");
+  EXPECT_EQ(error(header + "eno1: 100 10 0 x 0 0 0 0 200 20 0 0 0 0 0 0\n"), "t.txt:3: error: malformed count 'x'");
+  EXPECT_EQ(error(header + header + line("eno1", "1")), "t.txt:1: error: no interface line after this header");
+}
+
 TEST(MeasureStackCounters, DetectedAndMappedLikeReports) {
   EXPECT_EQ(detect_format("#kernel\nTcpExtDelayedACKs 3 0.0\n", "t"), MeasurementFormat::nstat);
   EXPECT_EQ(detect_format("tcp:\n\t3 retransmit timeouts\n", "t"), MeasurementFormat::netstat_tcp);
@@ -165,6 +209,13 @@ TEST(MeasureStackCounters, DetectedAndMappedLikeReports) {
             MeasurementFormat::netstat_if);
   EXPECT_EQ(format_from_name("netstat-if"), MeasurementFormat::netstat_if);
   EXPECT_EQ(format_name(MeasurementFormat::netstat_if), "netstat-if");
+  EXPECT_EQ(detect_format("Inter-|   Receive |  Transmit\n"
+                          " face |bytes packets errs drop|bytes packets\n"
+                          "eno1: 100 10 0 4 0 0 0 0 200 20 0 0 0 0 0 0\n",
+                          "t"),
+            MeasurementFormat::proc_net_dev);
+  EXPECT_EQ(format_from_name("proc-net-dev"), MeasurementFormat::proc_net_dev);
+  EXPECT_EQ(format_name(MeasurementFormat::proc_net_dev), "proc-net-dev");
 
   // Through a mapping, as calibration reads them: one cell per snapshot.
   const MeasurementMapping mapping = parse_mapping_text(

@@ -373,6 +373,28 @@ TEST(MeasuredComparison, SenderTxDropsAreTheSendingHostsQueueDrops) {
   EXPECT_NE(csv.str().find("200Mbps,1,201,200,7,7,250,"), std::string::npos) << csv.str();
 }
 
+TEST(MeasuredComparison, ReceiverRxDropsAreTheReceivingHostsRingDrops) {
+  // The flow f goes a -> b: b's receive rings (two NICs: 4 + 1 full-ring
+  // drops) count, a's (9) do not.
+  std::string text = kScenario;
+  text.replace(text.find("  keys:"), 0, "  metric: receiver_rx_drops\n");
+  const auto m = parse_measured(parse_scenario_text(text, "cmp.yaml"));
+  ASSERT_TRUE(m.has_value());
+  results::RunSet runs = make_runs();
+  for (auto& r : *runs.mutable_runs()) {
+    r.mutable_flows(0)->set_dst("b");
+    for (auto [host, drops] : {std::pair{"b", 4}, {"a", 9}, {"b", 1}}) {
+      auto* n = r.add_nics();
+      n->set_host(host);
+      n->set_ring_drops(drops);
+    }
+  }
+  const auto rows = compare(runs, *m);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_DOUBLE_EQ(rows[0].sim_mean, 5.0);
+  EXPECT_TRUE(m->metrics.front().is_count());
+}
+
 TEST(MeasuredComparison, StackCountersWithAMeasuredZero) {
   // RTO counts: 0 and 3 measured; the runs' flows (udp here, the field is
   // read as it is) have 2 RTOs each. A measured 0 is a valid count, and its

@@ -10,7 +10,9 @@
 #     and after a run (-b), which netsim compares as sender_tx_drops;
 #   - what the receiver's NIC is and does (Intel igb/e1000e or Realtek r8169
 #     moves the model's Jain by up to 8 points): its driver, interrupt
-#     coalescing, pause (802.3x flow control) and EEE settings, once (-R);
+#     coalescing, pause (802.3x flow control) and EEE settings, once, and
+#     its receive drops per run (/proc/net/dev: whether the receiver falls
+#     behind, one reading of the totals gap) (-R);
 #   - the senders' RTOs and SACK recoveries (netstat -s -p tcp) and the
 #     receiver's delayed-ACK timer ACKs (nstat) per run;
 #   - the round trip under load: ping -i 0.2 from sender1 to the receiver
@@ -37,13 +39,14 @@
 # Files: DIR/testbed-facts.txt (once), per run DIR/CC1-CC2-hzHZ[-rK]-s1.client,
 # -s2.client, -s1.server, -s2.server, -s1.netstat, -s2.netstat, .nstat,
 # -s1.ping, -box1.netstat-if, -box2.netstat-if (netstat -I before and after),
-# -rcv.ethtool-before/-after; DIR/box-drops.txt (one line per run); and
+# -rcv.ethtool-before/-after, -rcv.proc-net-dev (before and after); DIR/box-drops.txt (one line per run); and
 # mapping files for netsim's --data (docs/measured-data.md), each entry
 # with its flow (s1, s2):
 #   throughput.yaml (the servers' receiver_mbps, what the scenario's measured
 #   block compares), sender-throughput.yaml (the clients' sender_mbps),
 #   retransmits.yaml, rto.yaml, recoveries.yaml (the senders' netstat),
-#   tx-drops.yaml (the boxes' interface drops, with -b), ping-loaded.yaml
+#   tx-drops.yaml (the boxes' interface drops, with -b), rx-drops.yaml (the
+#   receiver's, with -R, under s1: the figure is the host's), ping-loaded.yaml
 #   (sender1's ping, flow lping: add that flow to the scenario, below).
 # Compare, for example:
 #   netsim run scenarios/t2-tcp-friendliness.yaml --data DIR/throughput.yaml
@@ -162,7 +165,7 @@ if [ -n "$boxes" ]; then
   fact box2 "$2" "uname -a; ifconfig $box_if; sysctl dev.$driver.$unit"
 fi
 
-for m in throughput sender-throughput retransmits rto recoveries tx-drops ping-loaded; do
+for m in throughput sender-throughput retransmits rto recoveries tx-drops rx-drops ping-loaded; do
   [ -f "$out/$m.yaml" ] || printf 'runs:\n' >"$out/$m.yaml"
 done
 entry() {  # mapping file, measurement file, flow, cc1 label, cc2 label[, metric]
@@ -195,7 +198,10 @@ while [ "$r" -le "$repeats" ]; do
       n=1
       for b in $boxes; do ssh "$b" "netstat -I $box_if -d -n" >"$out/$base-box$n.netstat-if"; n=$((n + 1)); done
     fi
-    [ -z "$rcv_if" ] || ssh "$receiver" "ethtool -S $rcv_if" >"$out/$base-rcv.ethtool-before"
+    if [ -n "$rcv_if" ]; then
+      ssh "$receiver" "ethtool -S $rcv_if" >"$out/$base-rcv.ethtool-before"
+      ssh "$receiver" "grep -E '^ *(Inter|face|$rcv_if:)' /proc/net/dev" >"$out/$base-rcv.proc-net-dev"
+    fi
     # The servers stop $seconds + 15 s after they start (SIGINT: iperf2
     # prints what it has and exits); their connection has ended by then.
     ssh "$receiver" "timeout -s INT $((seconds + 15)) iperf -s -p 5001 -e -i 2" >"$out/$base-s1.server" 2>&1 &
@@ -229,7 +235,10 @@ while [ "$r" -le "$repeats" ]; do
       done
       echo "$line" >>"$out/box-drops.txt"
     fi
-    [ -z "$rcv_if" ] || ssh "$receiver" "ethtool -S $rcv_if" >"$out/$base-rcv.ethtool-after"
+    if [ -n "$rcv_if" ]; then
+      ssh "$receiver" "ethtool -S $rcv_if" >"$out/$base-rcv.ethtool-after"
+      ssh "$receiver" "grep -E '^ *(Inter|face|$rcv_if:)' /proc/net/dev" >>"$out/$base-rcv.proc-net-dev" || ok=0
+    fi
     # timeout exits 124 when it had to stop the server, as it always does here.
     wait "$server1"
     wait "$server2"
@@ -249,9 +258,10 @@ while [ "$r" -le "$repeats" ]; do
       entry tx-drops "$base-box1.netstat-if" s1 "$l1" "$l2" sender_tx_drops
       entry tx-drops "$base-box2.netstat-if" s2 "$l1" "$l2" sender_tx_drops
     fi
+    [ -z "$rcv_if" ] || entry rx-drops "$base-rcv.proc-net-dev" s1 "$l1" "$l2" receiver_rx_drops
     if [ "$loaded_ping" -eq 1 ]; then entry ping-loaded "$base-s1.ping" lping "$l1" "$l2"; fi
   done
   r=$((r + 1))
 done
 [ "$failed" -eq 0 ] || { echo "t2-measure.sh: $failed runs failed" >&2; exit 1; }
-echo "t2-measure.sh: mapping files in $out/ (throughput, sender-throughput, retransmits, rto, recoveries, tx-drops, ping-loaded .yaml)" >&2
+echo "t2-measure.sh: mapping files in $out/ (throughput, sender-throughput, retransmits, rto, recoveries, tx-drops, rx-drops, ping-loaded .yaml)" >&2

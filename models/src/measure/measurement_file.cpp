@@ -10,6 +10,7 @@
 #include "netstat_tcp_parser.h"
 #include "nstat_parser.h"
 #include "nuttcp_parser.h"
+#include "proc_net_dev_parser.h"
 #include "ping_parser.h"
 #include "report_text.h"
 
@@ -19,10 +20,10 @@ namespace {
 using report_text::contains;
 
 // In enum order: detect_format counts votes by the enum's value.
-constexpr std::array<MeasurementFormat, 8> kFormats = {
-    MeasurementFormat::iperf3_json, MeasurementFormat::iperf3_text, MeasurementFormat::iperf2,
-    MeasurementFormat::nuttcp,      MeasurementFormat::nstat,       MeasurementFormat::netstat_tcp,
-    MeasurementFormat::netstat_if,  MeasurementFormat::ping};
+constexpr std::array<MeasurementFormat, 9> kFormats = {
+    MeasurementFormat::iperf3_json, MeasurementFormat::iperf3_text,  MeasurementFormat::iperf2,
+    MeasurementFormat::nuttcp,      MeasurementFormat::nstat,        MeasurementFormat::netstat_tcp,
+    MeasurementFormat::netstat_if,  MeasurementFormat::proc_net_dev, MeasurementFormat::ping};
 
 // Decimals of the interval start in "[  5]   0.00-1.00   sec ...": iperf3
 // prints 2, iperf2 1 (plain) or 4 (-e, Debian's fast-sampling build).
@@ -45,6 +46,7 @@ std::optional<MeasurementFormat> vote(std::string_view line) {
   if (looks_like_nstat_line(line)) return MeasurementFormat::nstat;
   if (looks_like_netstat_tcp_line(line)) return MeasurementFormat::netstat_tcp;
   if (looks_like_netstat_if_line(line)) return MeasurementFormat::netstat_if;
+  if (looks_like_proc_net_dev_line(line)) return MeasurementFormat::proc_net_dev;
   if (looks_like_ping_line(line)) return MeasurementFormat::ping;
   if (line.starts_with("Connecting to host ") || line.starts_with("Accepted connection from ") ||
       line.starts_with("iperf Done.") || line.starts_with("CPU Utilization:") ||
@@ -78,6 +80,7 @@ std::string format_name(MeasurementFormat format) {
     case MeasurementFormat::nstat: return "nstat";
     case MeasurementFormat::netstat_tcp: return "netstat-tcp";
     case MeasurementFormat::netstat_if: return "netstat-if";
+    case MeasurementFormat::proc_net_dev: return "proc-net-dev";
     case MeasurementFormat::ping: return "ping";
   }
   return "?";
@@ -104,7 +107,8 @@ MeasurementFormat detect_format(std::string_view text, const std::string& file) 
   if (votes[best] == 0) {
     throw MeasureError(file, 0,
                        "no measurement recognised (expected iperf3 -J JSON, iperf3 or iperf2 text output, nuttcp "
-                       "lines, nstat output, FreeBSD netstat -s -p tcp or netstat -I IFACE -d output or ping output)");
+                       "lines, nstat output, FreeBSD netstat -s -p tcp or netstat -I IFACE -d output, Linux /proc/net/dev "
+                       "or ping output)");
   }
   for (std::size_t i = 0; i < votes.size(); ++i) {
     if (i != best && votes[i] == votes[best]) {
@@ -128,6 +132,7 @@ std::vector<MeasuredRun> parse_measurements(std::string_view text, const std::st
     case MeasurementFormat::nstat: runs = parse_nstat(text, file); break;
     case MeasurementFormat::netstat_tcp: runs = parse_netstat_tcp(text, file); break;
     case MeasurementFormat::netstat_if: runs = parse_netstat_if(text, file); break;
+    case MeasurementFormat::proc_net_dev: runs = parse_proc_net_dev(text, file); break;
     case MeasurementFormat::ping: runs = parse_ping(text, file); break;
   }
   if (runs.empty()) throw MeasureError(file, 0, "no complete " + format_name(f) + " run in the file");

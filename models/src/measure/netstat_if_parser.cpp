@@ -1,9 +1,8 @@
 #include "netstat_if_parser.h"
 
-#include <optional>
-
 #include "netsim/measure/measure_error.h"
 #include "report_text.h"
+#include "snapshot_pairs.h"
 
 namespace netsim::measure {
 namespace {
@@ -18,15 +17,10 @@ bool is_header(const std::vector<std::string_view>& w) {
 
 bool is_link_line(const std::vector<std::string_view>& w) { return w.size() > 3 && w[2].starts_with("<Link#"); }
 
-struct Snapshot {
-  int line = 0;            // of its header
-  std::string interface;   // "" until its <Link#N> line
-  std::uint64_t drops = 0;
-};
-
 class NetstatIfReader {
  public:
-  explicit NetstatIfReader(const std::string& file) : file_(file) {}
+  explicit NetstatIfReader(const std::string& file)
+      : file_(file), pairs_(file, "netstat-if", "sender", &MeasuredRun::tx_drops, "netstat -I IFACE -d", "Drop") {}
 
   std::vector<MeasuredRun> read(std::string_view text) {
     for (const Line& line : report_text::split_lines(text)) {
@@ -38,11 +32,7 @@ class NetstatIfReader {
       }
     }
     close();
-    if (pending_) {
-      throw MeasureError(file_, pending_->line,
-                         "this snapshot has no pair: give netstat -I IFACE -d before and after each run");
-    }
-    return std::move(runs_);
+    return pairs_.take();
   }
 
  private:
@@ -60,7 +50,7 @@ class NetstatIfReader {
     }
     if (!has_drop) throw MeasureError(file_, line.number, "no Drop column: run netstat -I IFACE -d");
     open_ = true;
-    current_ = Snapshot{line.number, "", 0};
+    current_ = InterfaceSnapshot{line.number, "", 0};
   }
 
   void link(const Line& line, const std::vector<std::string_view>& words) {
@@ -78,49 +68,25 @@ class NetstatIfReader {
     const auto value = report_text::to_count(drop);
     if (!value) throw MeasureError(file_, line.number, "malformed Drop count '" + std::string(drop) + "'");
     current_.interface = name;
-    current_.drops = *value;
+    current_.count = *value;
   }
 
-  // Ends the open snapshot: the first of a pair waits, the second makes a run.
+  // Ends the open snapshot and hands it to the pairs.
   void close() {
     if (!open_) return;
     open_ = false;
     if (current_.interface.empty()) {
       throw MeasureError(file_, current_.line, "no <Link#N> line after this header: the interface's counters");
     }
-    if (!pending_) {
-      pending_ = current_;
-      return;
-    }
-    const Snapshot before = *pending_;
-    pending_.reset();
-    if (before.interface != current_.interface) {
-      throw MeasureError(file_, current_.line,
-                         "the snapshot after the run is of " + current_.interface + ", the one before it (line " +
-                             std::to_string(before.line) + ") of " + before.interface);
-    }
-    if (current_.drops < before.drops) {
-      throw MeasureError(file_, current_.line,
-                         "the Drop counter went down (" + std::to_string(before.drops) + " -> " +
-                             std::to_string(current_.drops) + "): the interface was reset between the snapshots");
-    }
-    MeasuredRun run;
-    run.file = file_;
-    run.line = before.line;
-    run.tool = "netstat-if";
-    run.side = "sender";
-    run.has_rates = false;
-    run.tx_drops = current_.drops - before.drops;
-    runs_.push_back(std::move(run));
+    pairs_.add(current_);
   }
 
   const std::string& file_;
+  SnapshotPairs pairs_;
   std::size_t counters_ = 0;
   std::size_t drop_from_end_ = 0;
   bool open_ = false;
-  Snapshot current_;
-  std::optional<Snapshot> pending_;
-  std::vector<MeasuredRun> runs_;
+  InterfaceSnapshot current_;
 };
 
 }  // namespace

@@ -48,13 +48,25 @@ double sender_tx_drops(const results::RunResult& r, const results::FlowStats& f)
   return static_cast<double>(drops);
 }
 
+// Frames the receive rings of a flow's receiving host dropped (full ring):
+// /proc/net/dev's receive drop column of its interface (host-wide too).
+double receiver_rx_drops(const results::RunResult& r, const results::FlowStats& f) {
+  std::uint64_t drops = 0;
+  for (const auto& n : r.nics()) {
+    if (n.host() == f.dst()) drops += n.ring_drops();
+  }
+  return static_cast<double>(drops);
+}
+
 // A flow's value of a measured metric in run `r`: its throughput at either
 // end, its retransmitted segments (a udp flow's lost datagrams), its sender's
 // RTOs and loss recoveries, its receiver's delayed-ACK timer ACKs, its
-// sending host's transmit-queue drops, or the CPU use of its sending or
-// receiving host (0 for a host without a CPU model).
+// sending host's transmit-queue drops, its receiving host's receive-ring
+// drops, or the CPU use of its sending or receiving host (0 for a host
+// without a CPU model).
 double flow_metric(const results::RunResult& r, const results::FlowStats& f, const std::string& metric) {
   if (metric == "sender_tx_drops") return sender_tx_drops(r, f);
+  if (metric == "receiver_rx_drops") return receiver_rx_drops(r, f);
   if (metric == "retransmits") return static_cast<double>(f.kind() == "tcp" ? f.retransmits() : f.packets_lost());
   if (metric == "rto_count") return static_cast<double>(f.rto_count());
   if (metric == "recovery_episodes") return static_cast<double>(f.recovery_episodes());
@@ -93,8 +105,9 @@ bool has_own_column(const std::string& metric) {
 int metric_decimals(const std::string& metric) { return is_rtt_metric(metric) ? 3 : 1; }
 
 constexpr const char* kMetricChoices = "metric must be receiver_mbps, sender_mbps, retransmits, rto_count, "
-                                       "recovery_episodes, receiver_delayed_acks, sender_tx_drops, cpu_sender_pct, "
-                                       "cpu_receiver_pct, rtt_min_ms, rtt_avg_ms, rtt_max_ms or rtt_stddev_ms";
+                                       "recovery_episodes, receiver_delayed_acks, sender_tx_drops, receiver_rx_drops, "
+                                       "cpu_sender_pct, cpu_receiver_pct, rtt_min_ms, rtt_avg_ms, rtt_max_ms or "
+                                       "rtt_stddev_ms";
 
 double metric(const results::RunResult& r, const results::FlowStats& f, const MeasuredSpec& m) {
   return flow_metric(r, f, m.metric);
@@ -117,7 +130,7 @@ std::string ratio_text(double r) {
 
 bool is_count_metric(const std::string& metric) {
   return metric == "retransmits" || metric == "rto_count" || metric == "recovery_episodes" ||
-         metric == "receiver_delayed_acks" || metric == "sender_tx_drops";
+         metric == "receiver_delayed_acks" || metric == "sender_tx_drops" || metric == "receiver_rx_drops";
 }
 
 bool is_rtt_metric(const std::string& metric) {

@@ -1,7 +1,7 @@
 // Reading measurement files: the format is detected from the content
 // (iperf3 -J JSON, iperf3 text, iperf2 text, nuttcp lines, Linux nstat and
 // FreeBSD netstat -s -p tcp counter snapshots, FreeBSD netstat -I IFACE -d
-// before and after a run, FreeBSD or Linux ping output;
+// or Linux /proc/net/dev before and after a run, FreeBSD or Linux ping output;
 // see docs/measured-data.md), and a file may hold several runs one after
 // another.
 #pragma once
@@ -16,10 +16,12 @@
 
 namespace netsim::measure {
 
-enum class MeasurementFormat { iperf3_json, iperf3_text, iperf2, nuttcp, nstat, netstat_tcp, netstat_if, ping };
+enum class MeasurementFormat {
+  iperf3_json, iperf3_text, iperf2, nuttcp, nstat, netstat_tcp, netstat_if, proc_net_dev, ping
+};
 
 // "iperf3-json", "iperf3-text", "iperf2", "nuttcp", "nstat", "netstat-tcp",
-// "netstat-if", "ping" (MeasuredRun::tool).
+// "netstat-if", "proc-net-dev", "ping" (MeasuredRun::tool).
 std::string format_name(MeasurementFormat format);
 // The format with that name, or empty.
 std::optional<MeasurementFormat> format_from_name(std::string_view name);
