@@ -220,6 +220,20 @@ void write_run_text(std::ostream& out, const results::RunResult& run, int index,
                 lpi_rows);
   }
 
+  std::vector<Row> pause_rows;
+  for (const auto& l : run.links()) {
+    if (l.pause_frames() == 0) continue;
+    pause_rows.push_back({l.link(), l.from() + "->" + l.to(), integer(l.pause_frames()),
+                          fixed(static_cast<double>(l.paused_ps()) / 1e6, 3)});
+  }
+  if (!pause_rows.empty()) {
+    out << "pause (802.3x):\n";
+    write_table(out, "  ",
+                {{"link", Align::left}, {"from->to", Align::left}, {"pause frames received", Align::right},
+                 {"frames held us", Align::right}},
+                pause_rows);
+  }
+
   if (run.netem_size() > 0) {
     std::vector<Row> rows;
     for (const auto& q : run.netem())
@@ -249,7 +263,9 @@ void write_run_text(std::ostream& out, const results::RunResult& run, int index,
     bool box_nic = false;
     bool wakeups = false;
     bool timer_polls = false;
+    bool fifo = false;
     for (const auto& n : run.nics()) {
+      fifo = fifo || n.max_fifo_bytes() > 0 || n.pause_xoff_frames() > 0;
       box_nic = box_nic || n.host_rx_interrupts() > 0;
       wakeups = wakeups || n.idle_wakeups() > 0;
       timer_polls = timer_polls || n.timer_polls() > 0;
@@ -265,6 +281,11 @@ void write_run_text(std::ostream& out, const results::RunResult& run, int index,
     if (wakeups) columns.push_back({"idle wakeups", Align::right});
     if (timer_polls) columns.push_back({"timer polls", Align::right});
     columns.push_back({"ring drops", Align::right});
+    if (fifo) {
+      columns.push_back({"max fifo bytes", Align::right});
+      columns.push_back({"xoff sent", Align::right});
+      columns.push_back({"xon sent", Align::right});
+    }
     columns.push_back({"filtered", Align::right});
     std::vector<Row> rows;
     for (const auto& n : run.nics()) {
@@ -282,6 +303,11 @@ void write_run_text(std::ostream& out, const results::RunResult& run, int index,
       if (wakeups) row.push_back(integer(n.idle_wakeups()));
       if (timer_polls) row.push_back(integer(n.timer_polls()));
       row.push_back(integer(n.ring_drops()));
+      if (fifo) {
+        row.push_back(integer(n.max_fifo_bytes()));
+        row.push_back(integer(n.pause_xoff_frames()));
+        row.push_back(integer(n.pause_xon_frames()));
+      }
       row.push_back(integer(n.filtered()));
       rows.push_back(std::move(row));
     }
@@ -334,7 +360,7 @@ void write_run_text(std::ostream& out, const results::RunResult& run, int index,
 // Column groups of the CSV tables: kept in step with kFlowCsvColumns / kLinkCsvColumns.
 constexpr std::size_t kRunCsvFields = 5;         // scenario .. sim_time_s, shared by both tables
 constexpr std::size_t kFlowCsvFields = 12;       // flow .. receiver_mbps
-constexpr std::size_t kLinkCsvFields = 14;       // link .. lpi_wait_s
+constexpr std::size_t kLinkCsvFields = 16;       // link .. paused_s
 static_assert(std::size(kFlowCsvColumns) == kRunCsvFields + 2 + kFlowCsvFields + 1);  // + events, wall_time_s; error
 static_assert(std::size(kLinkCsvColumns) == kRunCsvFields + kLinkCsvFields + 1);
 
@@ -475,7 +501,8 @@ void write_links_csv(std::ostream& out, const results::RunSet& runs) {
             integer(l.packets_dropped()), integer(l.bytes_dropped()), format_double_roundtrip(seconds(l.busy_ps())),
             format_double_roundtrip(l.utilization()), integer(l.max_queue_packets()), integer(l.max_queue_bytes()),
             lpi ? integer(l.lpi_wakeups()) : "", lpi ? integer(l.lpi_joined()) : "",
-            lpi ? format_double_roundtrip(seconds(l.lpi_wait_ps())) : ""});
+            lpi ? format_double_roundtrip(seconds(l.lpi_wait_ps())) : "", integer(l.pause_frames()),
+            format_double_roundtrip(seconds(l.paused_ps()))});
     }
   }
 }

@@ -4,15 +4,29 @@
 
 namespace netsim {
 namespace {
-// Event tags: 0 ends a serialization; any other value is the address of a
-// packet arriving at the far end (packets are at least 8-byte aligned).
+// Event tags: 0 ends a serialization, 1 ends a PAUSE; any other value is the
+// address of a packet arriving at the far end (packets are at least 8-byte
+// aligned, so never 1).
 constexpr std::uint64_t kTransmitDone = 0;
+constexpr std::uint64_t kPauseEnd = 1;
 }  // namespace
 
 Channel::Channel(Simulation& sim, std::string from, std::string to, const ChannelConfig& config,
                  PacketReceiver* receiver, int receiver_port)
     : sim_(sim), from_(std::move(from)), to_(std::move(to)), config_(config), receiver_(receiver),
-      receiver_port_(receiver_port) {}
+      receiver_port_(receiver_port),
+      pause_timer_(this, kPauseEnd) {}
+
+void Channel::receive_pause(SimTime duration) {
+  ++counters_.pause_frames;
+  paused_until_ = sim_.now() + duration;
+  if (duration > 0) {
+    sim_.arm_at(pause_timer_, paused_until_);
+    return;
+  }
+  if (pause_timer_.pending()) sim_.cancel(pause_timer_);
+  start_unless_paused();
+}
 
 bool Channel::send(Packet* p) {
   const std::uint32_t size = p->ip_bytes();
@@ -42,8 +56,17 @@ bool Channel::send(Packet* p) {
 }
 
 void Channel::start_next() {
+  if (paused_until_ > sim_.now()) [[unlikely]] {
+    // 802.3x: the frame waits for the pause to end (pause_timer_ restarts us).
+    if (pause_wait_since_ < 0 && !queue_.empty()) pause_wait_since_ = sim_.now();
+    return;
+  }
   in_service_ = queue_.pop();
   if (in_service_ == nullptr) return;
+  if (pause_wait_since_ >= 0) [[unlikely]] {
+    counters_.paused_time += sim_.now() - pause_wait_since_;
+    pause_wait_since_ = -1;
+  }
   const SimTime tx = serialization_time(*in_service_);
   counters_.busy_time += tx;
   SimTime until_done = tx;
@@ -54,6 +77,10 @@ void Channel::start_next() {
 }
 
 void Channel::handle_event(std::uint64_t tag) {
+  if (tag == kPauseEnd) {
+    start_unless_paused();
+    return;
+  }
   if (tag == kTransmitDone) {
     Packet* p = in_service_;
     ++counters_.packets_sent;

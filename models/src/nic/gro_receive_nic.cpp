@@ -47,12 +47,34 @@ GroReceiveNic::GroReceiveNic(Simulation& sim, std::string name, Host& host, int 
       config_.gro_flush_timeout < 0 || config_.napi_defer_hard_irqs < 0) {
     throw std::invalid_argument("GRO NIC " + this->name() + ": delays must be >= 0");
   }
+  if (config_.flow_control && config_.rx_fifo_bytes == 0) {
+    throw std::invalid_argument("GRO NIC " + this->name() + ": flow control needs a receive FIFO (rx_fifo_bytes)");
+  }
+}
+
+void GroReceiveNic::enable_flow_control(const Channel& to_partner) {
+  if (!config_.flow_control) return;
+  if (attached_ == nullptr) throw std::logic_error("GRO NIC " + name() + ": enable_flow_control before attach");
+  pause_ = std::make_unique<PauseFrameSender>(sim(), *config_.flow_control, to_partner, *attached_);
+}
+
+// Frames the FIFO holds take the descriptors the poll has freed, oldest first.
+void GroReceiveNic::refill_ring_from_fifo() {
+  bool moved = false;
+  while (!fifo_.empty() && (config_.ring_size == 0 || ring_.packets() < config_.ring_size)) {
+    Packet* p = fifo_.pop();
+    fifo_bytes_ -= fifo_size(*p);
+    ring_.push(p);
+    moved = true;
+  }
+  if (moved && pause_) pause_->fifo_changed(fifo_bytes_);
 }
 
 GroReceiveNic::~GroReceiveNic() {
   // Packets still in the NIC go back to the pool (the pool outlives components).
   PacketPool& pool = sim().packets();
   while (Packet* p = ring_.pop()) pool.release(p);
+  while (Packet* p = fifo_.pop()) pool.release(p);
   while (Packet* p = out_.pop()) pool.release(p);
   for (int i = 0; i < held_count_; ++i) pool.release(held_[static_cast<std::size_t>(i)].p);
   held_count_ = 0;
@@ -79,10 +101,19 @@ void GroReceiveNic::receive(Packet* p, int) {
     sim().packets().release(p);
     return;
   }
-  if (config_.ring_size != 0 && ring_.packets() >= config_.ring_size) {
-    ++counters_.ring_drops;
-    sim().packets().release(p);
-    return;
+  if (config_.ring_size != 0 && (ring_.packets() >= config_.ring_size || !fifo_.empty())) [[unlikely]] {
+    // No free descriptor: the frame waits in the FIFO, if there is one and it fits.
+    const std::uint64_t size = fifo_size(*p);
+    if (fifo_bytes_ + size > config_.rx_fifo_bytes) {
+      ++counters_.ring_drops;
+      sim().packets().release(p);
+      return;
+    }
+    fifo_.push(p);
+    fifo_bytes_ += size;
+    counters_.max_fifo_bytes = std::max(counters_.max_fifo_bytes, fifo_bytes_);
+    if (pause_) pause_->fifo_changed(fifo_bytes_);
+    return;  // the ring is full, so NAPI is already scheduled
   }
   ring_.push(p);
   if (state_ == State::idle) {
@@ -148,6 +179,7 @@ void GroReceiveNic::poll_step() {
   while (taken_this_poll_ < config_.budget && !ring_.empty()) {
     Packet* p = ring_.pop();
     ++taken_this_poll_;
+    if (!fifo_.empty()) [[unlikely]] refill_ring_from_fifo();
     if (config_.gro) {
       gro_receive(p);
     } else {

@@ -110,6 +110,16 @@ GroReceiveNicConfig nic_config(const NicSpec& n) {
   c.idle_after = n.idle_after;
   c.merge_acks = n.merge_acks;
   c.ring_size = n.ring_size;
+  c.rx_fifo_bytes = static_cast<std::uint64_t>(n.rx_fifo);
+  if (n.flow_control) {
+    FlowControlConfig fc;
+    fc.high_water_bytes = static_cast<std::uint64_t>(n.flow_control->high_water);
+    fc.low_water_bytes = static_cast<std::uint64_t>(n.flow_control->low_water);
+    fc.pause_quanta = static_cast<std::uint16_t>(n.flow_control->pause_quanta);
+    fc.send_xon = n.flow_control->send_xon;
+    fc.refresh = n.flow_control->refresh;
+    c.flow_control = fc;
+  }
   c.filter_position =
       n.filter_position == NicFilterPosition::after_gro ? GroFilterPosition::after_gro : GroFilterPosition::before_gro;
   return c;
@@ -349,6 +359,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
                                          nic_config(*h.nic));
       Channel& in = at_a ? link.b_to_a() : link.a_to_b();
       nic.attach(in);
+      nic.enable_flow_control(at_a ? link.a_to_b() : link.b_to_a());
       OneShotRxModeration* host_nic = nullptr;
       if (h.nic->host_int_rx_mod > 0) {
         host_nic = &sim.add<OneShotRxModeration>(h.name + "/host-nic/" + l.name, h.nic->host_int_rx_mod,

@@ -482,6 +482,8 @@ void add_channel_stats(results::RunResult& out, const std::string& link, const C
     s->set_lpi_joined(e->joined);
     s->set_lpi_wait_ps(e->wait);
   }
+  s->set_pause_frames(c.pause_frames);
+  s->set_paused_ps(c.paused_time);
 }
 
 }  // namespace
@@ -640,6 +642,11 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
     s->set_ring_drops(c.ring_drops);
     s->set_filtered(c.filtered);
     s->set_timer_polls(c.timer_polls);
+    s->set_max_fifo_bytes(c.max_fifo_bytes);
+    if (const PauseFrameSender* p = n.nic->pause_sender(); p != nullptr) {
+      s->set_pause_xoff_frames(p->counters().xoff_frames);
+      s->set_pause_xon_frames(p->counters().xon_frames);
+    }
     if (n.host_nic != nullptr) {
       const OneShotRxModerationCounters& m = n.host_nic->counters();
       s->set_host_rx_interrupts(m.rx_interrupts);

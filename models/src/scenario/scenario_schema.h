@@ -23,10 +23,13 @@ inline constexpr std::array<std::string_view, 10> kHostKeys{"address",   "nic", 
 inline constexpr std::array<std::string_view, 2> kNetemKeys{"delay", "limit"};
 inline constexpr std::array<std::string_view, 7> kCpuKeys{"tick",      "interrupt",  "rx_packet",   "tcp_input",
                                                           "tx_packet", "tx_segment", "copy_per_kib"};
-inline constexpr std::array<std::string_view, 18> kNicKeys{
+inline constexpr std::array<std::string_view, 20> kNicKeys{
     "gro",         "merge_acks", "irq_delay",       "irq_jitter", "irq_jitter_shape", "irq_min_interval", "idle_wake_delay",
     "idle_wake_jitter", "idle_after", "budget", "per_packet_cost", "ring_size",  "filter_position",
-    "host_int_rx_mod", "host_int_latency", "host_int_jitter", "gro_flush_timeout", "napi_defer_hard_irqs"};
+    "host_int_rx_mod", "host_int_latency", "host_int_jitter", "gro_flush_timeout", "napi_defer_hard_irqs",
+    "rx_fifo", "flow_control"};
+inline constexpr std::array<std::string_view, 5> kFlowControlKeys{"high_water", "low_water", "pause_quanta",
+                                                                  "send_xon", "refresh"};
 inline constexpr std::array<std::string_view, 4> kSwitchKeys{"buffer", "buffer_packets", "clock_ppm", "profile"};
 inline constexpr std::array<std::string_view, 3> kHubKeys{"rate", "buffer", "profile"};
 inline constexpr std::array<std::string_view, 8> kLinkKeys{"ends",  "rate",  "delay",   "mtu",

@@ -77,6 +77,11 @@ class Validator {
   void parse_link(const std::string& name, const Field& f);
   void parse_ends(const Field& f, LinkSpec& link, std::optional<Field>& end_a, std::optional<Field>& end_b);
   void parse_eee(const Field& f, LinkSpec& link);
+  void parse_flow_control(const Field& f, NicSpec& nic);
+  // A block that may also be `true` (all defaults) or `false` (off, also
+  // after a profile turned it on): false for `false`, true otherwise.
+  template <std::size_t N>
+  bool switched_on(const Field& f, const std::array<std::string_view, N>& keys);
   void parse_filter(const std::string& name, const Field& f);
   void parse_match(const Field& f, MatchSpec& m);
   void parse_flow(const std::string& name, const Field& f);
@@ -251,6 +256,7 @@ void Validator::parse_address(const Field& f, HostSpec& h) {
 void Validator::parse_nic(const Field& f, HostSpec& h) {
   NicSpec nic;
   std::optional<Field> handler_latency;  // host_int_latency or host_int_jitter, for the error below
+  std::optional<Field> flow_control;     // checked against rx_fifo and host_int_rx_mod below
   r_.visit_fields(f, kNicKeys, [&](const std::string& key, const Field& v) {
     if (key == "gro") {
       nic.gro = r_.boolean(v);
@@ -289,6 +295,10 @@ void Validator::parse_nic(const Field& f, HostSpec& h) {
       nic.per_packet_cost = r_.duration(v);
     } else if (key == "ring_size") {
       nic.ring_size = static_cast<std::uint32_t>(r_.integer(v, 0, 1 << 20));
+    } else if (key == "rx_fifo") {
+      nic.rx_fifo = r_.size(v, 0, kUnbounded);
+    } else if (key == "flow_control") {
+      flow_control.emplace(v);
     } else if (key == "filter_position") {
       nic.filter_position = r_.choice(v, kNicFilterPositions) == "after_gro" ? NicFilterPosition::after_gro
                                                                              : NicFilterPosition::before_gro;
@@ -298,7 +308,59 @@ void Validator::parse_nic(const Field& f, HostSpec& h) {
   if (handler_latency && nic.host_int_rx_mod == 0) {
     r_.fail(*handler_latency, "needs host_int_rx_mod > 0: it delays the handler of that stage (the box NIC's one-shot moderation)");
   }
+  if (flow_control) parse_flow_control(*flow_control, nic);  // after the loop: it is checked against rx_fifo
+  if (nic.flow_control && nic.host_int_rx_mod > 0) {
+    r_.fail(*flow_control, "cannot be combined with host_int_rx_mod: behind a box NIC this receive path is a VM's "
+                           "virtio ring, which has no MAC to pause the wire (flow control belongs to a physical NIC)");
+  }
   h.nic = nic;
+}
+
+template <std::size_t N>
+bool Validator::switched_on(const Field& f, const std::array<std::string_view, N>& keys) {
+  if (!f.value.IsScalar()) return true;
+  const std::string text = f.value.Scalar();
+  if (text != "true" && text != "false") {
+    r_.fail(f, "expected a map with keys " + join_words(keys) + ", or true or false, got '" + text + "'");
+  }
+  return text == "true";
+}
+
+void Validator::parse_flow_control(const Field& f, NicSpec& nic) {
+  FlowControlSpec fc;
+  // `flow_control: true` is `{}` (igb's settings).
+  if (!switched_on(f, kFlowControlKeys)) {
+    nic.flow_control.reset();
+    return;
+  }
+  std::optional<Field> high;
+  if (!f.value.IsScalar()) r_.visit_fields(f, kFlowControlKeys, [&](const std::string& key, const Field& v) {
+    if (key == "high_water") {
+      fc.high_water = r_.size(v, 1, kUnbounded);
+      high.emplace(v);
+    } else if (key == "low_water") {
+      fc.low_water = r_.size(v, 0, kUnbounded);
+    } else if (key == "pause_quanta") {
+      fc.pause_quanta = static_cast<int>(r_.integer(v, 1, 0xFFFF));
+    } else if (key == "send_xon") {
+      fc.send_xon = r_.boolean(v);
+    } else if (key == "refresh") {
+      fc.refresh = r_.duration(v);
+      if (fc.refresh < 0) r_.fail(v, "must not be negative");
+    }
+  });
+  if (nic.rx_fifo <= 0) {
+    r_.fail(f, "needs rx_fifo > 0: PAUSE frames are sent from the fill of the NIC's receive FIFO");
+  }
+  if (fc.high_water > nic.rx_fifo) {
+    r_.fail(high ? *high : f, "high_water " + std::to_string(fc.high_water) + " bytes is above rx_fifo (" +
+                                  std::to_string(nic.rx_fifo) + " bytes): XOFF would never be sent");
+  }
+  if (fc.low_water > fc.high_water) {
+    r_.fail(f, "low_water " + std::to_string(fc.low_water) + " bytes is above high_water " +
+                   std::to_string(fc.high_water) + " bytes");
+  }
+  nic.flow_control = fc;
 }
 
 void Validator::parse_cpu(const Field& f, HostSpec& h) {
@@ -414,16 +476,10 @@ void Validator::parse_eee(const Field& f, LinkSpec& link) {
   // 1000BASE-T's PHYs go quiet only when both ends signal sleep (802.3 78.1.3.3.1).
   e.symmetric = link.rate.bps() == 1'000'000'000;
   std::optional<SimTime> wake = standard_eee_wake(link.rate);
-  // `eee: false` turns off what a profile turned on; `eee: true` is `eee: {}`.
-  if (f.value.IsScalar()) {
-    const std::string text = f.value.Scalar();
-    if (text != "true" && text != "false") {
-      r_.fail(f, "expected a map with keys " + join_words(kEeeKeys) + ", or true or false, got '" + text + "'");
-    }
-    if (text == "false") {
-      link.eee.reset();
-      return;
-    }
+  // `eee: true` is `eee: {}`.
+  if (!switched_on(f, kEeeKeys)) {
+    link.eee.reset();
+    return;
   }
   if (!f.value.IsScalar()) r_.visit_fields(f, kEeeKeys, [&](const std::string& key, const Field& v) {
     if (key == "wake") {

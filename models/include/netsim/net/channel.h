@@ -19,6 +19,7 @@
 #include "netsim/sim/event_handler.h"
 #include "netsim/sim/packet_queue.h"
 #include "netsim/sim/simulation.h"
+#include "netsim/sim/timer.h"
 
 namespace netsim {
 
@@ -52,6 +53,10 @@ struct ChannelCounters {
   SimTime busy_time = 0;
   std::uint64_t max_queue_packets = 0;  // occupancy high-water marks
   std::uint64_t max_queue_bytes = 0;
+  // IEEE 802.3x flow control: PAUSE frames the far end sent this direction's
+  // transmitter (XON included), and the time a waiting frame was held by one.
+  std::uint64_t pause_frames = 0;
+  SimTime paused_time = 0;
 };
 
 class Channel final : public EventHandler {
@@ -106,6 +111,15 @@ class Channel final : public EventHandler {
     return p;
   }
   bool busy() const { return in_service_ != nullptr; }
+  // When the frame in service leaves the wire (now when idle): a MAC control
+  // frame (PAUSE) this end sends goes after it.
+  SimTime idle_at() const { return in_service_ != nullptr ? tx_end_ : sim_.now(); }
+  // IEEE 802.3x (Annex 31B): a PAUSE frame from the far end reaches this
+  // direction's transmitter. The frame in service finishes; no other starts
+  // for `duration` from now (pause_time x 512 bit times). A later PAUSE
+  // replaces the timer, and duration 0 (XON) lifts it at once.
+  void receive_pause(SimTime duration);
+  bool paused() const { return paused_until_ > sim_.now(); }
   // Serialization time spent up to `now` (busy_time counts a frame's whole
   // serialization when it starts; a wake-up wait before it is not busy time).
   SimTime busy_time_so_far(SimTime now) const {
@@ -119,6 +133,9 @@ class Channel final : public EventHandler {
 
  private:
   void start_next();
+  void start_unless_paused() {
+    if (in_service_ == nullptr) start_next();
+  }
   SimTime serialization_time(const Packet& p) const {
     return config_.rate.transmit_time(p.ip_bytes() + config_.framing_bytes);
   }
@@ -138,6 +155,9 @@ class Channel final : public EventHandler {
   QueueObserver* observer_ = nullptr;
   ChannelCounters counters_;
   OccupancyPeak peak_;
+  SimTime paused_until_ = 0;      // no frame starts before this (802.3x)
+  SimTime pause_wait_since_ = -1; // a frame has waited since then for the pause to end; -1: none
+  Timer pause_timer_;
 };
 
 }  // namespace netsim

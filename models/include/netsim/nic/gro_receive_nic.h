@@ -56,6 +56,8 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,6 +65,7 @@
 #include "netsim/host/host.h"
 #include "netsim/net/channel.h"
 #include "netsim/net/packet_receiver.h"
+#include "netsim/net/pause_frame_sender.h"
 #include "netsim/sim/event_handler.h"
 #include "netsim/sim/packet_queue.h"
 #include "netsim/sim/rng.h"
@@ -145,6 +148,16 @@ struct GroReceiveNicConfig {
   std::uint32_t gro_max_size = 65536; // GRO_MAX_SIZE (IP length limit of an aggregate)
   int max_held = 8;                   // MAX_GRO_SKBS: held aggregates per NAPI (<= 64)
   std::uint32_t ring_size = 1024;     // rx descriptors; 0 = unlimited
+  // A physical NIC's on-chip receive packet buffer (FIFO) in front of the
+  // descriptor ring, bytes of frames (IP length + 18 of Ethernet header and
+  // FCS): frames wait there while every descriptor is in use and move to the
+  // ring, oldest first, as the poll frees descriptors; a frame that does not
+  // fit is dropped (counted as a ring drop, Linux's rx_missed_errors).
+  // 0: no FIFO, a full ring drops at once (a virtio ring).
+  std::uint64_t rx_fifo_bytes = 0;
+  // IEEE 802.3x: send PAUSE frames to the link partner from the FIFO's fill
+  // (pause_frame_sender.h). Needs rx_fifo_bytes and enable_flow_control().
+  std::optional<FlowControlConfig> flow_control;
   GroFilterPosition filter_position = GroFilterPosition::after_gro;
 };
 
@@ -152,7 +165,8 @@ struct GroNicCounters {
   std::uint64_t wire_packets = 0;       // arrived from the wire (addressed to the host)
   std::uint64_t wire_bytes = 0;         // their IP bytes
   std::uint64_t not_for_us = 0;         // passed straight to the host (it counts and drops them)
-  std::uint64_t ring_drops = 0;         // ring full
+  std::uint64_t ring_drops = 0;         // ring full (and the FIFO, if any)
+  std::uint64_t max_fifo_bytes = 0;     // the receive FIFO's high-water mark (rx_fifo_bytes)
   std::uint64_t filtered = 0;           // dropped by the NIC's filter list
   std::uint64_t delivered_packets = 0;  // handed to the host (aggregates count once)
   std::uint64_t aggregates = 0;         // delivered packets made of >= 2 wire segments
@@ -174,7 +188,17 @@ class GroReceiveNic final : public Component, public PacketReceiver, public Even
   ~GroReceiveNic() override;
 
   // Makes `channel` deliver to this NIC instead of the host.
-  void attach(Channel& channel) { channel.set_receiver(this, host_port_); }
+  void attach(Channel& channel) {
+    channel.set_receiver(this, host_port_);
+    attached_ = &channel;
+  }
+  // With config().flow_control: PAUSE frames go out on `to_partner` (the
+  // host's transmit direction of the attached link) and pause the attached
+  // channel. Call after attach().
+  void enable_flow_control(const Channel& to_partner);
+  // The PAUSE frames sent; null without flow control.
+  const PauseFrameSender* pause_sender() const { return pause_.get(); }
+  std::uint64_t fifo_bytes() const { return fifo_bytes_; }
 
   void receive(Packet* p, int port) override;
   void handle_event(std::uint64_t tag) override;
@@ -207,6 +231,8 @@ class GroReceiveNic final : public Component, public PacketReceiver, public Even
   };
 
   bool run_filters(const Packet& p);
+  static std::uint64_t fifo_size(const Packet& p) { return p.ip_bytes() + 18u; }
+  void refill_ring_from_fifo();
   void poll();
   void poll_step();
   bool step_waits_for_cpu(HostCpu& cpu, SimTime cost);
@@ -225,6 +251,10 @@ class GroReceiveNic final : public Component, public PacketReceiver, public Even
   GroReceiveNicConfig config_;
   std::vector<PacketFilter*> filters_;
   PacketQueue ring_;
+  PacketQueue fifo_;                   // rx_fifo_bytes: frames waiting for a descriptor
+  std::uint64_t fifo_bytes_ = 0;
+  Channel* attached_ = nullptr;
+  std::unique_ptr<PauseFrameSender> pause_;
   PacketQueue out_;                    // completed packets of this poll, in order
   std::array<Held, kMaxHeldLimit> held_{};
   int held_count_ = 0;

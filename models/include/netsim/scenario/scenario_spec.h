@@ -31,6 +31,17 @@ struct SourceLoc {
 enum class NicFilterPosition { after_gro, before_gro };
 enum class NicJitterShape { uniform, exponential };
 
+// IEEE 802.3x flow control of a receive NIC (netsim/net/pause_frame_sender.h):
+// PAUSE frames to the link partner from the receive FIFO's fill. Defaults:
+// Linux igb on an i210/i211 (34 KB packet buffer).
+struct FlowControlSpec {
+  std::int64_t high_water = 24064;  // bytes in the FIFO that send XOFF
+  std::int64_t low_water = 24048;   // bytes at or below which XON is sent
+  int pause_quanta = 0xFFFF;        // XOFF pause_time, in 512 bit times
+  bool send_xon = true;
+  SimTime refresh = 0;              // XOFF re-sent this often while above low water; 0 = never
+};
+
 // A Linux virtio-net/NAPI receive NIC with GRO (netsim/nic/gro_receive_nic.h),
 // interposed on every link channel that delivers to the host.
 struct NicSpec {
@@ -46,6 +57,8 @@ struct NicSpec {
   SimTime idle_after = 1'000'000'000;  // 1 ms
   bool merge_acks = false;         // FreeBSD tcp_lro: absorb advancing pure ACKs
   std::uint32_t ring_size = 1024;  // rx descriptors; 0 = unlimited
+  std::int64_t rx_fifo = 0;        // on-chip receive packet buffer in front of the ring, bytes; 0 = none
+  std::optional<FlowControlSpec> flow_control;  // 802.3x PAUSE from the FIFO's fill (needs rx_fifo)
   NicFilterPosition filter_position = NicFilterPosition::after_gro;
   // The physical NIC under a VM: re(4)-style one-shot RX moderation timer
   // (dev.re.N.int_rx_mod) in front of this receive path; 0 = none.

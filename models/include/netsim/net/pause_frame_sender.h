@@ -1,0 +1,96 @@
+// IEEE 802.3x flow control at a receiving station: the MAC sends PAUSE
+// frames to its link partner when the NIC's receive FIFO fills, so the
+// partner (a switch port, say) holds its frames instead of the NIC dropping
+// them. The partner's side is Channel::receive_pause.
+//
+// Thresholds as Intel's e1000/igb MACs apply them (FCRTH, FCRTL with XONE,
+// FCTTV). Linux igb as of 6.x (drivers/net/ethernet/intel/igb/igb_main.c
+// igb_reset, read in torvalds/linux @ 6f23fc47) programs, for the i210/i211's
+// 34 KB RX packet buffer (E1000_PBA_34K): high water = the buffer less one
+// 1522-byte frame and one 9216-byte jumbo frame (MAX_JUMBO_FRAME_SIZE: room
+// for what is in flight once the XOFF is sent) rounded down to 16 bytes =
+// 24064, low water 16 bytes below, pause_time 0xFFFF, send_xon on:
+//   FIFO occupancy rises to >= high_water -> XOFF: a PAUSE with pause_quanta;
+//   while still above low_water, the XOFF is sent again every `refresh`;
+//   occupancy falls to <= low_water -> XON (a PAUSE with 0), if send_xon.
+// A PAUSE frame is a 64-byte MAC control frame: it leaves after the frame
+// this end is transmitting (if any), takes 84 byte times with preamble and
+// inter-frame gap, and then the link's propagation delay. It does not take a
+// place in this end's transmit queue or delay its frames (MAC control goes
+// beside the client's queue; 84 byte times per PAUSE is all it costs the
+// wire, not modelled). The partner pauses for pause_quanta x 512 bit times.
+//
+// No per-frame allocation: PAUSE frames in flight sit in a fixed ring.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "netsim/net/channel.h"
+#include "netsim/sim/event_handler.h"
+#include "netsim/sim/simulation.h"
+#include "netsim/sim/timer.h"
+
+namespace netsim {
+
+struct FlowControlConfig {
+  std::uint64_t high_water_bytes = 24064;  // igb, 34 KB RX packet buffer: (34816 - 1522 - 9216) & ~15
+  std::uint64_t low_water_bytes = 24048;   // high water - 16
+  std::uint16_t pause_quanta = 0xFFFF;     // igb: fc->pause_time; 65535 x 512 bit times = 33.55 ms at 1 Gbit/s
+  bool send_xon = true;                    // igb: fc.send_xon = 1
+  SimTime refresh = 0;                     // re-send XOFF this often while above low water (FCRTV); 0 = never
+};
+
+struct FlowControlCounters {
+  std::uint64_t xoff_frames = 0;     // PAUSE frames with pause_quanta (refreshes included)
+  std::uint64_t xon_frames = 0;      // PAUSE frames with 0
+  std::uint64_t max_fifo_bytes = 0;  // occupancy high-water mark
+};
+
+class PauseFrameSender final : public EventHandler {
+ public:
+  // `to_partner`: this station's transmit direction, which carries the PAUSE
+  // frames; `from_partner`: the partner's transmit direction, which they pause.
+  PauseFrameSender(Simulation& sim, const FlowControlConfig& config, const Channel& to_partner,
+                   Channel& from_partner);
+  PauseFrameSender(const PauseFrameSender&) = delete;
+  PauseFrameSender& operator=(const PauseFrameSender&) = delete;
+
+  // The receive FIFO now holds `bytes`.
+  void fifo_changed(std::uint64_t bytes);
+
+  bool xoff() const { return xoff_; }
+  const FlowControlConfig& config() const { return config_; }
+  const FlowControlCounters& counters() const { return counters_; }
+  // pause_quanta x 512 bit times at the partner's rate.
+  SimTime pause_duration() const { return from_partner_.config().rate.transmit_time(config_.pause_quanta * 64LL); }
+
+  void handle_event(std::uint64_t tag) override;
+
+ private:
+  enum Tag : std::uint64_t { kArrive = 0, kRefresh = 1 };
+  static constexpr std::size_t kInFlight = 64;  // far more than fit in any link's delay
+  static constexpr std::int64_t kPauseFrameBytes = 84;  // 64-byte frame + 8 preamble + 12 gap
+
+  void send(bool xoff);
+
+  Simulation& sim_;
+  FlowControlConfig config_;
+  const Channel& to_partner_;
+  Channel& from_partner_;
+  bool xoff_ = false;
+  std::uint64_t fifo_bytes_ = 0;
+  SimTime last_departure_ = 0;  // PAUSE frames leave in order, 84 byte times apart at least
+  struct InFlight {
+    SimTime arrival = 0;
+    bool xoff = false;
+  };
+  std::array<InFlight, kInFlight> in_flight_{};
+  std::size_t head_ = 0;
+  std::size_t count_ = 0;
+  Timer arrive_timer_;
+  Timer refresh_timer_;
+  FlowControlCounters counters_;
+};
+
+}  // namespace netsim
