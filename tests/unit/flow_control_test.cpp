@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "netsim/net/channel.h"
+#include "netsim/net/low_power_idle.h"
 #include "netsim/net/pause_frame_sender.h"
 #include "netsim/results/result_writers.h"
 #include "netsim/scenario/scenario_runner.h"
@@ -144,23 +145,49 @@ TEST(PauseFrameSender, XoffAtHighWaterXonAtLowWaterEachAfterTheLinkDelay) {
   EXPECT_EQ(s.sender.pause_duration(), 33'553'920_ns);
 }
 
-TEST(PauseFrameSender, APauseFrameWaitsForTheFrameThisEndIsSending) {
+TEST(PauseFrameSender, APauseFrameGoesAfterTheFrameOnTheWireAndBeforeTheQueuedOnes) {
   FlowControlConfig fc;
   fc.high_water_bytes = 100;
   fc.low_water_bytes = 50;
   Station s(fc);
-  s.b_to_a.send(udp_frame(s.sim));  // b's own frame is on the wire 0-12.304 us
+  for (int i = 0; i < 2; ++i) s.b_to_a.send(udp_frame(s.sim));  // b's frame 1 is on the wire 0-12.304 us
   for (int i = 0; i < 2; ++i) s.a_to_b.send(udp_frame(s.sim));
   s.script.at(s.sim, 1_us, [&] { s.sender.fifo_changed(100); });
   s.script.at(s.sim, 2_us, [&] { s.sender.fifo_changed(0); });
   s.sim.run();
-  // XOFF leaves at 12.304 + 0.672 = 12.976 and arrives at 17.976 us; the XON
-  // goes right behind it (13.648) and arrives at 18.648 us. Frame 2 of a had
-  // started at 12.304 us, before either: nothing waits.
+  // XOFF on b's wire 12.304-12.976 us, arriving at 17.976 us; the XON right
+  // behind it (12.976-13.648, arriving at 18.648 us); then b's frame 2
+  // (13.648-25.952 us, at a at 30.952 us). Frame 2 of a had started at
+  // 12.304 us, before either PAUSE arrived: nothing of a waits.
+  EXPECT_EQ(s.b_to_a.counters().pause_frames_sent, 2u);
+  EXPECT_EQ(s.b_to_a.counters().packets_sent, 2u);  // PAUSE frames are not IP packets
+  EXPECT_EQ(s.b_to_a.counters().busy_time, 2 * 12'304_ns + 2 * 672_ns);
+  EXPECT_EQ(s.at_a.times, (std::vector<SimTime>{17'304_ns, 30'952_ns}));
   EXPECT_EQ(s.a_to_b.counters().pause_frames, 2u);
   EXPECT_EQ(s.at_b.times, (std::vector<SimTime>{17'304_ns, 29'608_ns}));
   EXPECT_EQ(s.a_to_b.counters().paused_time, 0);
   EXPECT_FALSE(s.a_to_b.paused());
+}
+
+TEST(PauseFrameSender, APauseFrameWakesASleepingLink) {
+  // Energy-Efficient Ethernet on b -> a: the PAUSE frame waits 16.5 us for
+  // the link to wake, like any frame (b -> a has idled since the start).
+  FlowControlConfig fc;
+  fc.high_water_bytes = 100;
+  fc.low_water_bytes = 50;
+  Station s(fc);
+  LowPowerIdle lpi({16'500_ns, 0, false});
+  s.b_to_a.set_low_power_idle(&lpi, 1);
+  s.a_to_b.send(udp_frame(s.sim));
+  s.a_to_b.send(udp_frame(s.sim));
+  s.script.at(s.sim, 1_us, [&] { s.sender.fifo_changed(100); });
+  s.sim.run();
+  // XOFF on the wire 17.5-18.172 us, at a at 23.172 us: after a's frame 2
+  // had started (12.304 us), so both of a's frames go unhindered.
+  EXPECT_EQ(lpi.counters(1).wakeups, 1u);
+  EXPECT_EQ(s.b_to_a.counters().busy_time, 672_ns);
+  EXPECT_EQ(s.at_b.times, (std::vector<SimTime>{17'304_ns, 29'608_ns}));
+  EXPECT_EQ(s.a_to_b.counters().pause_frames, 1u);
 }
 
 TEST(PauseFrameSender, RefreshesTheXoffWhileAboveLowWaterAndStopsAfterXon) {
@@ -242,6 +269,7 @@ TEST(GroReceiveNic, FlowControlPausesTheLinkInsteadOfDropping) {
   EXPECT_GT(f.xoff_frames, 0u);
   EXPECT_EQ(f.xon_frames, f.xoff_frames);  // each XOFF lifted by an XON (no refresh)
   EXPECT_EQ(net.link->a_to_b().counters().pause_frames, f.xoff_frames + f.xon_frames);
+  EXPECT_EQ(net.link->b_to_a().counters().pause_frames_sent, f.xoff_frames + f.xon_frames);
   EXPECT_GT(net.link->a_to_b().counters().paused_time, 0);
   // The poll is the bottleneck: 20 frames x 50 us, so the last leaves the
   // NIC about a millisecond after the first arrives, not 20 x 12.3 us.
@@ -271,6 +299,8 @@ TEST(FlowControlScenario, KeysAndTheirErrors) {
   EXPECT_NE(vm.find("cannot be combined with host_int_rx_mod"), std::string::npos) << vm;
   const std::string word = two_hosts_error({{"hosts.b.nic", "{rx_fifo: 34816B, flow_control: yes please}"}});
   EXPECT_NE(word.find("or true or false"), std::string::npos) << word;
+  const std::string unlimited = two_hosts_error({{"hosts.b.nic", "{rx_fifo: 34816B, ring_size: 0}"}});
+  EXPECT_NE(unlimited.find("needs a limited ring"), std::string::npos) << unlimited;
   const std::string quanta =
       two_hosts_error({{"hosts.b.nic", "{rx_fifo: 34816B, flow_control: {pause_quanta: 70000}}"}});
   EXPECT_NE(quanta.find("pause_quanta"), std::string::npos) << quanta;
@@ -312,6 +342,7 @@ TEST(FlowControlScenario, ASlowReceiverPausesTheLinkInsteadOfDropping) {
   for (const auto& l : fc.links()) {
     if (l.from() == "a" && l.to() == "b") {
       paused = l.pause_frames() > 0 && l.paused_ps() > 0;
+      EXPECT_EQ(l.pause_frames_sent(), 0u);
       EXPECT_GT(l.max_queue_packets(), 100u);
     }
   }

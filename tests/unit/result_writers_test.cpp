@@ -89,6 +89,7 @@ results::RunSet sample_runs() {
   fwd->set_lpi_joined(1);
   fwd->set_pause_frames(4);
   fwd->set_paused_ps(2'000'000);
+  fwd->set_pause_frames_sent(6);
   fwd->set_lpi_wait_ps(49'500_ns);
   auto* rev = ok.add_links();
   rev->set_link("wan");
@@ -270,6 +271,7 @@ TEST(ResultWriters, LinksCsv) {
   EXPECT_EQ(rows[1].at("lpi_wait_s"), "");
   EXPECT_EQ(rows[0].at("pause_frames"), "4");  // 802.3x: PAUSE frames received, time frames were held
   EXPECT_EQ(parse_double(rows[0].at("paused_s")), 2e-6);
+  EXPECT_EQ(rows[0].at("pause_frames_sent"), "6");
   EXPECT_EQ(rows[1].at("pause_frames"), "0");
   EXPECT_EQ(rows[2].at("link"), "");
   EXPECT_EQ(rows[2].at("scenario"), "broken");

@@ -222,15 +222,15 @@ void write_run_text(std::ostream& out, const results::RunResult& run, int index,
 
   std::vector<Row> pause_rows;
   for (const auto& l : run.links()) {
-    if (l.pause_frames() == 0) continue;
-    pause_rows.push_back({l.link(), l.from() + "->" + l.to(), integer(l.pause_frames()),
-                          fixed(static_cast<double>(l.paused_ps()) / 1e6, 3)});
+    if (l.pause_frames() == 0 && l.pause_frames_sent() == 0) continue;
+    pause_rows.push_back({l.link(), l.from() + "->" + l.to(), integer(l.pause_frames_sent()),
+                          integer(l.pause_frames()), fixed(static_cast<double>(l.paused_ps()) / 1e6, 3)});
   }
   if (!pause_rows.empty()) {
     out << "pause (802.3x):\n";
     write_table(out, "  ",
-                {{"link", Align::left}, {"from->to", Align::left}, {"pause frames received", Align::right},
-                 {"frames held us", Align::right}},
+                {{"link", Align::left}, {"from->to", Align::left}, {"pause frames carried", Align::right},
+                 {"pause frames obeyed", Align::right}, {"frames held us", Align::right}},
                 pause_rows);
   }
 
@@ -360,7 +360,7 @@ void write_run_text(std::ostream& out, const results::RunResult& run, int index,
 // Column groups of the CSV tables: kept in step with kFlowCsvColumns / kLinkCsvColumns.
 constexpr std::size_t kRunCsvFields = 5;         // scenario .. sim_time_s, shared by both tables
 constexpr std::size_t kFlowCsvFields = 12;       // flow .. receiver_mbps
-constexpr std::size_t kLinkCsvFields = 16;       // link .. paused_s
+constexpr std::size_t kLinkCsvFields = 17;       // link .. pause_frames_sent
 static_assert(std::size(kFlowCsvColumns) == kRunCsvFields + 2 + kFlowCsvFields + 1);  // + events, wall_time_s; error
 static_assert(std::size(kLinkCsvColumns) == kRunCsvFields + kLinkCsvFields + 1);
 
@@ -502,7 +502,7 @@ void write_links_csv(std::ostream& out, const results::RunSet& runs) {
             format_double_roundtrip(l.utilization()), integer(l.max_queue_packets()), integer(l.max_queue_bytes()),
             lpi ? integer(l.lpi_wakeups()) : "", lpi ? integer(l.lpi_joined()) : "",
             lpi ? format_double_roundtrip(seconds(l.lpi_wait_ps())) : "", integer(l.pause_frames()),
-            format_double_roundtrip(seconds(l.paused_ps()))});
+            format_double_roundtrip(seconds(l.paused_ps())), integer(l.pause_frames_sent())});
     }
   }
 }

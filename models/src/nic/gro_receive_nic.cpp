@@ -52,7 +52,7 @@ GroReceiveNic::GroReceiveNic(Simulation& sim, std::string name, Host& host, int 
   }
 }
 
-void GroReceiveNic::enable_flow_control(const Channel& to_partner) {
+void GroReceiveNic::enable_flow_control(Channel& to_partner) {
   if (!config_.flow_control) return;
   if (attached_ == nullptr) throw std::logic_error("GRO NIC " + name() + ": enable_flow_control before attach");
   pause_ = std::make_unique<PauseFrameSender>(sim(), *config_.flow_control, to_partner, *attached_);

@@ -484,6 +484,7 @@ void add_channel_stats(results::RunResult& out, const std::string& link, const C
   }
   s->set_pause_frames(c.pause_frames);
   s->set_paused_ps(c.paused_time);
+  s->set_pause_frames_sent(c.pause_frames_sent);
 }
 
 }  // namespace

@@ -257,6 +257,7 @@ void Validator::parse_nic(const Field& f, HostSpec& h) {
   NicSpec nic;
   std::optional<Field> handler_latency;  // host_int_latency or host_int_jitter, for the error below
   std::optional<Field> flow_control;     // checked against rx_fifo and host_int_rx_mod below
+  std::optional<Field> rx_fifo;          // checked against ring_size below
   r_.visit_fields(f, kNicKeys, [&](const std::string& key, const Field& v) {
     if (key == "gro") {
       nic.gro = r_.boolean(v);
@@ -297,6 +298,7 @@ void Validator::parse_nic(const Field& f, HostSpec& h) {
       nic.ring_size = static_cast<std::uint32_t>(r_.integer(v, 0, 1 << 20));
     } else if (key == "rx_fifo") {
       nic.rx_fifo = r_.size(v, 0, kUnbounded);
+      rx_fifo.emplace(v);
     } else if (key == "flow_control") {
       flow_control.emplace(v);
     } else if (key == "filter_position") {
@@ -307,6 +309,9 @@ void Validator::parse_nic(const Field& f, HostSpec& h) {
   // The handler latency belongs to the re(4) stage; without it there is nothing to delay.
   if (handler_latency && nic.host_int_rx_mod == 0) {
     r_.fail(*handler_latency, "needs host_int_rx_mod > 0: it delays the handler of that stage (the box NIC's one-shot moderation)");
+  }
+  if (rx_fifo && nic.rx_fifo > 0 && nic.ring_size == 0) {
+    r_.fail(*rx_fifo, "needs a limited ring (ring_size > 0): frames wait in the FIFO only while every descriptor is in use");
   }
   if (flow_control) parse_flow_control(*flow_control, nic);  // after the loop: it is checked against rx_fifo
   if (nic.flow_control && nic.host_int_rx_mod > 0) {

@@ -52,7 +52,7 @@ inline constexpr std::string_view kLinkCsvColumns[] = {
     "scenario", "file", "seed", "overrides", "sim_time_s",
     "link", "from", "to", "packets_sent", "bytes_sent", "packets_dropped", "bytes_dropped", "busy_s",
     "utilization", "max_queue_packets", "max_queue_bytes", "lpi_wakeups", "lpi_joined", "lpi_wait_s",
-    "pause_frames", "paused_s", "error"};
+    "pause_frames", "paused_s", "pause_frames_sent", "error"};
 
 // One RFC 4180 record with a "\n" line end; a field is quoted only when it holds ',', '"', CR or LF.
 void write_csv_record(std::ostream& out, const std::vector<std::string>& fields);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -54,9 +55,12 @@ struct ChannelCounters {
   std::uint64_t max_queue_packets = 0;  // occupancy high-water marks
   std::uint64_t max_queue_bytes = 0;
   // IEEE 802.3x flow control: PAUSE frames the far end sent this direction's
-  // transmitter (XON included), and the time a waiting frame was held by one.
+  // transmitter (XON included), and the time a waiting frame was held by one;
+  // PAUSE frames this direction carried (not in packets_sent; their wire
+  // time is in busy_time).
   std::uint64_t pause_frames = 0;
   SimTime paused_time = 0;
+  std::uint64_t pause_frames_sent = 0;
 };
 
 class Channel final : public EventHandler {
@@ -110,21 +114,25 @@ class Channel final : public EventHandler {
     peak_ = OccupancyPeak{occupancy_packets(), occupancy_bytes()};
     return p;
   }
-  bool busy() const { return in_service_ != nullptr; }
-  // When the frame in service leaves the wire (now when idle): a MAC control
-  // frame (PAUSE) this end sends goes after it.
-  SimTime idle_at() const { return in_service_ != nullptr ? tx_end_ : sim_.now(); }
+  bool busy() const { return in_service_ != nullptr || pause_in_service_; }
   // IEEE 802.3x (Annex 31B): a PAUSE frame from the far end reaches this
   // direction's transmitter. The frame in service finishes; no other starts
   // for `duration` from now (pause_time x 512 bit times). A later PAUSE
   // replaces the timer, and duration 0 (XON) lifts it at once.
   void receive_pause(SimTime duration);
+  // This end's MAC Control sends a PAUSE frame: 84 byte times on this
+  // direction's wire (a 64-byte frame, preamble and gap), after the frame in
+  // service but ahead of the queued ones, also while this direction is
+  // itself paused; `target` (the far end's transmitter toward us) gets
+  // receive_pause(duration) when it arrives. Frames queued here wait for it.
+  void send_pause(SimTime duration, Channel& target);
   bool paused() const { return paused_until_ > sim_.now(); }
   // Serialization time spent up to `now` (busy_time counts a frame's whole
   // serialization when it starts; a wake-up wait before it is not busy time).
   SimTime busy_time_so_far(SimTime now) const {
-    if (in_service_ == nullptr || tx_end_ <= now) return counters_.busy_time;
-    return counters_.busy_time - std::min(tx_end_ - now, serialization_time(*in_service_));
+    if (!busy() || tx_end_ <= now) return counters_.busy_time;
+    const SimTime frame = in_service_ != nullptr ? serialization_time(*in_service_) : pause_frame_time();
+    return counters_.busy_time - std::min(tx_end_ - now, frame);
   }
   const std::string& from() const { return from_; }
   const std::string& to() const { return to_; }
@@ -134,8 +142,11 @@ class Channel final : public EventHandler {
  private:
   void start_next();
   void start_unless_paused() {
-    if (in_service_ == nullptr) start_next();
+    if (!busy()) start_next();
   }
+  void start_pause_frame();
+  static constexpr std::int64_t kPauseFrameBytes = 84;  // 64-byte MAC control frame + preamble + gap
+  SimTime pause_frame_time() const { return config_.rate.transmit_time(kPauseFrameBytes); }
   SimTime serialization_time(const Packet& p) const {
     return config_.rate.transmit_time(p.ip_bytes() + config_.framing_bytes);
   }
@@ -158,6 +169,18 @@ class Channel final : public EventHandler {
   SimTime paused_until_ = 0;      // no frame starts before this (802.3x)
   SimTime pause_wait_since_ = -1; // a frame has waited since then for the pause to end; -1: none
   Timer pause_timer_;
+  // PAUSE frames this end sends: waiting for the wire, then on it, then
+  // propagating, in order (one wire, one delay), in a fixed ring.
+  struct PauseFrame {
+    SimTime duration = 0;
+    Channel* target = nullptr;
+  };
+  static constexpr std::size_t kPauseRing = 64;
+  std::array<PauseFrame, kPauseRing> pause_ring_{};
+  std::size_t pause_head_ = 0;     // oldest frame still propagating or waiting
+  std::size_t pause_sent_ = 0;     // frames that left the wire, not yet arrived
+  std::size_t pause_waiting_ = 0;  // frames not yet on the wire
+  bool pause_in_service_ = false;
 };
 
 }  // namespace netsim

@@ -13,17 +13,12 @@
 //   FIFO occupancy rises to >= high_water -> XOFF: a PAUSE with pause_quanta;
 //   while still above low_water, the XOFF is sent again every `refresh`;
 //   occupancy falls to <= low_water -> XON (a PAUSE with 0), if send_xon.
-// A PAUSE frame is a 64-byte MAC control frame: it leaves after the frame
-// this end is transmitting (if any), takes 84 byte times with preamble and
-// inter-frame gap, and then the link's propagation delay. It does not take a
-// place in this end's transmit queue or delay its frames (MAC control goes
-// beside the client's queue; 84 byte times per PAUSE is all it costs the
-// wire, not modelled). The partner pauses for pause_quanta x 512 bit times.
-//
-// No per-frame allocation: PAUSE frames in flight sit in a fixed ring.
+// The frames go out through the station's own transmit channel
+// (Channel::send_pause): 84 byte times on the wire after the frame in
+// service, ahead of queued frames, then the link's delay. The partner pauses
+// for pause_quanta x 512 bit times.
 #pragma once
 
-#include <array>
 #include <cstdint>
 
 #include "netsim/net/channel.h"
@@ -51,8 +46,7 @@ class PauseFrameSender final : public EventHandler {
  public:
   // `to_partner`: this station's transmit direction, which carries the PAUSE
   // frames; `from_partner`: the partner's transmit direction, which they pause.
-  PauseFrameSender(Simulation& sim, const FlowControlConfig& config, const Channel& to_partner,
-                   Channel& from_partner);
+  PauseFrameSender(Simulation& sim, const FlowControlConfig& config, Channel& to_partner, Channel& from_partner);
   PauseFrameSender(const PauseFrameSender&) = delete;
   PauseFrameSender& operator=(const PauseFrameSender&) = delete;
 
@@ -68,27 +62,14 @@ class PauseFrameSender final : public EventHandler {
   void handle_event(std::uint64_t tag) override;
 
  private:
-  enum Tag : std::uint64_t { kArrive = 0, kRefresh = 1 };
-  static constexpr std::size_t kInFlight = 64;  // far more than fit in any link's delay
-  static constexpr std::int64_t kPauseFrameBytes = 84;  // 64-byte frame + 8 preamble + 12 gap
-
   void send(bool xoff);
 
   Simulation& sim_;
   FlowControlConfig config_;
-  const Channel& to_partner_;
+  Channel& to_partner_;
   Channel& from_partner_;
   bool xoff_ = false;
   std::uint64_t fifo_bytes_ = 0;
-  SimTime last_departure_ = 0;  // PAUSE frames leave in order, 84 byte times apart at least
-  struct InFlight {
-    SimTime arrival = 0;
-    bool xoff = false;
-  };
-  std::array<InFlight, kInFlight> in_flight_{};
-  std::size_t head_ = 0;
-  std::size_t count_ = 0;
-  Timer arrive_timer_;
   Timer refresh_timer_;
   FlowControlCounters counters_;
 };

@@ -195,7 +195,7 @@ class GroReceiveNic final : public Component, public PacketReceiver, public Even
   // With config().flow_control: PAUSE frames go out on `to_partner` (the
   // host's transmit direction of the attached link) and pause the attached
   // channel. Call after attach().
-  void enable_flow_control(const Channel& to_partner);
+  void enable_flow_control(Channel& to_partner);
   // The PAUSE frames sent; null without flow control.
   const PauseFrameSender* pause_sender() const { return pause_.get(); }
   std::uint64_t fifo_bytes() const { return fifo_bytes_; }
