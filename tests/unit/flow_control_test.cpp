@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -128,17 +129,17 @@ TEST(PauseFrameSender, XoffAtHighWaterXonAtLowWaterEachAfterTheLinkDelay) {
   fc.low_water_bytes = 1000;
   Station s(fc);
   for (int i = 0; i < 3; ++i) s.a_to_b.send(udp_frame(s.sim));
-  s.script.at(s.sim, 0, [&] { s.sender.fifo_changed(2999); });  // below high water: nothing
-  s.script.at(s.sim, 1_us, [&] { s.sender.fifo_changed(3000); });
-  s.script.at(s.sim, 10_us, [&] { s.sender.fifo_changed(1001); });  // still above low water
-  s.script.at(s.sim, 20_us, [&] { s.sender.fifo_changed(1000); });
+  s.script.at(s.sim, 0, [&] { s.sender.fill_changed(2999); });  // below high water: nothing
+  s.script.at(s.sim, 1_us, [&] { s.sender.fill_changed(3000); });
+  s.script.at(s.sim, 10_us, [&] { s.sender.fill_changed(1001); });  // still above low water
+  s.script.at(s.sim, 20_us, [&] { s.sender.fill_changed(1000); });
   s.sim.run();
   // XOFF leaves b at 1 + 0.672 us and reaches a's transmitter 5 us later
   // (6.672 us), during frame 1; XON leaves at 20.672 and arrives at 25.672 us,
   // when frame 2 starts (ends 37.976, arrives 42.976 us).
   EXPECT_EQ(s.sender.counters().xoff_frames, 1u);
   EXPECT_EQ(s.sender.counters().xon_frames, 1u);
-  EXPECT_EQ(s.sender.counters().max_fifo_bytes, 3000u);
+  EXPECT_EQ(s.sender.counters().max_fill_bytes, 3000u);
   EXPECT_EQ(s.a_to_b.counters().pause_frames, 2u);
   EXPECT_EQ(s.at_b.times, (std::vector<SimTime>{17'304_ns, 42'976_ns, 55'280_ns}));
   EXPECT_EQ(s.a_to_b.counters().paused_time, 25'672_ns - 12'304_ns);
@@ -152,8 +153,8 @@ TEST(PauseFrameSender, APauseFrameGoesAfterTheFrameOnTheWireAndBeforeTheQueuedOn
   Station s(fc);
   for (int i = 0; i < 2; ++i) s.b_to_a.send(udp_frame(s.sim));  // b's frame 1 is on the wire 0-12.304 us
   for (int i = 0; i < 2; ++i) s.a_to_b.send(udp_frame(s.sim));
-  s.script.at(s.sim, 1_us, [&] { s.sender.fifo_changed(100); });
-  s.script.at(s.sim, 2_us, [&] { s.sender.fifo_changed(0); });
+  s.script.at(s.sim, 1_us, [&] { s.sender.fill_changed(100); });
+  s.script.at(s.sim, 2_us, [&] { s.sender.fill_changed(0); });
   s.sim.run();
   // XOFF on b's wire 12.304-12.976 us, arriving at 17.976 us; the XON right
   // behind it (12.976-13.648, arriving at 18.648 us); then b's frame 2
@@ -180,7 +181,7 @@ TEST(PauseFrameSender, APauseFrameWakesASleepingLink) {
   s.b_to_a.set_low_power_idle(&lpi, 1);
   s.a_to_b.send(udp_frame(s.sim));
   s.a_to_b.send(udp_frame(s.sim));
-  s.script.at(s.sim, 1_us, [&] { s.sender.fifo_changed(100); });
+  s.script.at(s.sim, 1_us, [&] { s.sender.fill_changed(100); });
   s.sim.run();
   // XOFF on the wire 17.5-18.172 us, at a at 23.172 us: after a's frame 2
   // had started (12.304 us), so both of a's frames go unhindered.
@@ -197,8 +198,8 @@ TEST(PauseFrameSender, RefreshesTheXoffWhileAboveLowWaterAndStopsAfterXon) {
   fc.refresh = 10_us;
   fc.send_xon = false;
   Station s(fc);
-  s.script.at(s.sim, 0, [&] { s.sender.fifo_changed(120); });
-  s.script.at(s.sim, 35_us, [&] { s.sender.fifo_changed(40); });
+  s.script.at(s.sim, 0, [&] { s.sender.fill_changed(120); });
+  s.script.at(s.sim, 35_us, [&] { s.sender.fill_changed(40); });
   bool paused_at_100us = false;
   s.script.at(s.sim, 100_us, [&] { paused_at_100us = s.a_to_b.paused(); });
   s.sim.run();
@@ -359,6 +360,83 @@ TEST(FlowControlScenario, ASlowReceiverPausesTheLinkInsteadOfDropping) {
   write_text(plain_text, plain_set);
   EXPECT_EQ(plain_text.str().find("pause (802.3x):"), std::string::npos);
   EXPECT_EQ(plain_text.str().find("xoff sent"), std::string::npos);
+}
+
+
+// --- a switch's ingress accounting ----------------------------------------
+
+// Two senders at 300 Mbit/s each into a 100 Mbit/s port with a 32 KB buffer.
+const std::string kTwoIntoOne = R"(name: two-into-one
+duration: 40ms
+hosts:
+  a: { address: 10.0.0.1 }
+  c: { address: 10.0.0.3 }
+  b: { address: 10.0.0.2 }
+switches:
+  sw: { buffer: 32KB }
+links:
+  a-sw: { ends: [a, sw], rate: 1Gbps, delay: 1us }
+  c-sw: { ends: [c, sw], rate: 1Gbps, delay: 1us }
+  sw-b: { ends: [sw, b], rate: 100Mbps, delay: 1us }
+traffic:
+  ua: { type: udp, from: a, to: b, size: 1472B, rate: 300Mbps, start: 0s, stop: 20ms }
+  uc: { type: udp, from: c, to: b, dst_port: 5002, size: 1472B, rate: 300Mbps, start: 0s, stop: 20ms }
+)";
+
+const results::LinkStats& direction(const results::RunResult& r, const std::string& from, const std::string& to) {
+  for (const auto& l : r.links()) {
+    if (l.from() == from && l.to() == to) return l;
+  }
+  throw std::runtime_error("no link direction " + from + "->" + to);
+}
+
+TEST(SwitchFlowControl, PausesEachInputFromItsOwnBufferedBytesInsteadOfDropping) {
+  const auto plain = run_scenario(parse_scenario_text(kTwoIntoOne, "inline.yaml", {}));
+  EXPECT_GT(direction(plain, "sw", "b").packets_dropped(), 300u);
+
+  const auto fc = run_scenario(parse_scenario_text(
+      kTwoIntoOne, "inline.yaml", {{"switches.sw.flow_control", "{high_water: 6000B, low_water: 3000B}"}}));
+  const auto& out = direction(fc, "sw", "b");
+  EXPECT_EQ(out.packets_dropped(), 0u);
+  // Each input stops within its PAUSE's trip (1.672 us) plus the frame on
+  // its wire and the one that follows: at most 6000 + 2 x 1500 bytes each.
+  EXPECT_LE(out.max_queue_bytes(), 2u * 9000u);
+  for (const char* in : {"a", "c"}) {
+    const auto& to_sw = direction(fc, in, "sw");
+    const auto& from_sw = direction(fc, "sw", in);
+    EXPECT_GT(from_sw.pause_frames_sent(), 0u) << in;
+    EXPECT_EQ(to_sw.pause_frames(), from_sw.pause_frames_sent()) << in;
+    EXPECT_GT(to_sw.paused_ps(), 0) << in;
+    EXPECT_GT(to_sw.max_queue_packets(), 100u) << in;  // the backlog waits at the sender
+    EXPECT_EQ(to_sw.packets_dropped(), 0u) << in;
+  }
+  // The output port never carries a PAUSE and b never sends one.
+  EXPECT_EQ(out.pause_frames_sent(), 0u);
+  EXPECT_EQ(direction(fc, "b", "sw").pause_frames_sent(), 0u);
+  // Both inputs get the port about equally (each is paused on its own share).
+  ASSERT_EQ(fc.flows_size(), 2);
+  const double ra = static_cast<double>(fc.flows(0).packets_received());
+  const double rc = static_cast<double>(fc.flows(1).packets_received());
+  EXPECT_NEAR(ra / (ra + rc), 0.5, 0.05);
+}
+
+TEST(SwitchFlowControl, KeysAndTheirErrors) {
+  const auto error = [](const std::string& value) {
+    try {
+      parse_scenario_text(kTwoIntoOne, "inline.yaml", {{"switches.sw.flow_control", value}});
+    } catch (const ScenarioError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error("{high_water: 16KB, low_water: 8KB, pause_quanta: 1000, refresh: 1ms}"), "no error");
+  EXPECT_EQ(error("false"), "no error");
+  const std::string bare = error("true");
+  EXPECT_NE(bare.find("a switch needs high_water and low_water"), std::string::npos) << bare;
+  const std::string half = error("{high_water: 16KB}");
+  EXPECT_NE(half.find("a switch needs high_water and low_water"), std::string::npos) << half;
+  const std::string big = error("{high_water: 64KB, low_water: 8KB}");
+  EXPECT_NE(big.find("is above the buffer (32000 bytes per port)"), std::string::npos) << big;
 }
 
 }  // namespace

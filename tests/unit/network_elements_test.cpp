@@ -279,7 +279,7 @@ struct QueueLog final : QueueObserver {
     std::uint64_t bytes;
   };
   std::vector<Entry> entries;
-  void on_queue_change(const Channel& ch, QueueEvent e, std::uint32_t) override {
+  void on_queue_change(const Channel& ch, QueueEvent e, const Packet&) override {
     entries.push_back({e, ch.occupancy_packets(), ch.occupancy_bytes()});
   }
   // Per arriving frame, in arrival order: accepted (true) or tail-dropped.
@@ -301,7 +301,7 @@ std::vector<bool> sixteen_frames_into_slow_port(std::optional<std::uint64_t> lim
                                                 std::optional<std::uint64_t> limit_bytes, QueueLog& log) {
   SwitchedNet net(DataRate::mbps(80));
   net.sw->port(1).set_limits(limit_packets, limit_bytes);
-  net.sw->port(1).set_observer(&log);
+  net.sw->port(1).add_observer(&log);
   for (int k = 0; k < 16; ++k) {
     Packet* p = make_packet(net.sim, 1500);
     p->src = net.a->id();

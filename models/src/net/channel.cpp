@@ -59,8 +59,8 @@ bool Channel::send(Packet* p) {
       (config_.limit_bytes && occupancy_bytes() + size > *config_.limit_bytes)) {
     ++counters_.packets_dropped;
     counters_.bytes_dropped += size;
+    if (!observers_.empty()) [[unlikely]] notify(QueueEvent::drop, *p);
     sim_.packets().release(p);
-    if (observer_ != nullptr) observer_->on_queue_change(*this, QueueEvent::drop, size);
     return false;
   }
   queue_.push(p);
@@ -71,7 +71,7 @@ bool Channel::send(Packet* p) {
   if (bytes > counters_.max_queue_bytes) counters_.max_queue_bytes = bytes;
   if (packets > peak_.packets) peak_.packets = packets;
   if (bytes > peak_.bytes) peak_.bytes = bytes;
-  if (observer_ != nullptr) observer_->on_queue_change(*this, QueueEvent::enqueue, size);
+  if (!observers_.empty()) [[unlikely]] notify(QueueEvent::enqueue, *p);
   return true;
 }
 
@@ -130,7 +130,7 @@ void Channel::handle_event(std::uint64_t tag) {
     in_service_ = nullptr;
     if (lpi_ != nullptr) [[unlikely]] lpi_->end_frame(lpi_dir_, sim_.now());
     start_next();
-    if (observer_ != nullptr) observer_->on_queue_change(*this, QueueEvent::dequeue, p->ip_bytes());
+    if (!observers_.empty()) [[unlikely]] notify(QueueEvent::dequeue, *p);
     return;
   }
   receiver_->receive(reinterpret_cast<Packet*>(tag), receiver_port_);

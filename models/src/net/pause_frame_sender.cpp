@@ -15,9 +15,9 @@ PauseFrameSender::PauseFrameSender(Simulation& sim, const FlowControlConfig& con
   if (config_.refresh < 0) throw std::invalid_argument("flow control: refresh must be >= 0");
 }
 
-void PauseFrameSender::fifo_changed(std::uint64_t bytes) {
-  fifo_bytes_ = bytes;
-  counters_.max_fifo_bytes = std::max(counters_.max_fifo_bytes, bytes);
+void PauseFrameSender::fill_changed(std::uint64_t bytes) {
+  level_ = bytes;
+  counters_.max_fill_bytes = std::max(counters_.max_fill_bytes, bytes);
   if (!xoff_ && bytes >= config_.high_water_bytes) {
     xoff_ = true;
     send(true);

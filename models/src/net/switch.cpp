@@ -10,6 +10,7 @@ void Switch::receive(Packet* p, int in_port) {
     return;
   }
   ++forwarded_;
+  p->hop_scratch = in_port;  // ingress accounting (SwitchFlowControl) reads it while the frame is buffered
   port(out).send(p);  // tail drop, if any, is counted by the channel
 }
 

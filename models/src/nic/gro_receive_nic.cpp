@@ -67,7 +67,7 @@ void GroReceiveNic::refill_ring_from_fifo() {
     ring_.push(p);
     moved = true;
   }
-  if (moved && pause_) pause_->fifo_changed(fifo_bytes_);
+  if (moved && pause_) pause_->fill_changed(fifo_bytes_);
 }
 
 GroReceiveNic::~GroReceiveNic() {
@@ -112,7 +112,7 @@ void GroReceiveNic::receive(Packet* p, int) {
     fifo_.push(p);
     fifo_bytes_ += size;
     counters_.max_fifo_bytes = std::max(counters_.max_fifo_bytes, fifo_bytes_);
-    if (pause_) pause_->fifo_changed(fifo_bytes_);
+    if (pause_) pause_->fill_changed(fifo_bytes_);
     return;  // the ring is full, so NAPI is already scheduled
   }
   ring_.push(p);

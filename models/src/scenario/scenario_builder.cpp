@@ -9,6 +9,7 @@
 
 #include "netsim/filter/nth_drop_filter.h"
 #include "netsim/filter/random_drop_filter.h"
+#include "netsim/net/switch_flow_control.h"
 #include "netsim/scenario/iperf2_tcp_flow.h"
 #include "netsim/scenario/iperf3_reverse_tcp_flow.h"
 #include "netsim/scenario/iperf3_tcp_flow.h"
@@ -93,6 +94,16 @@ ChannelConfig channel_from(const ScenarioSpec& spec, const std::string& from, co
 
 MatchRule match_rule(const MatchSpec& m) { return MatchRule{m.protocol, m.src_port, m.dst_port}; }
 
+FlowControlConfig flow_control_config(const FlowControlSpec& f) {
+  FlowControlConfig fc;
+  fc.high_water_bytes = static_cast<std::uint64_t>(f.high_water);
+  fc.low_water_bytes = static_cast<std::uint64_t>(f.low_water);
+  fc.pause_quanta = static_cast<std::uint16_t>(f.pause_quanta);
+  fc.send_xon = f.send_xon;
+  fc.refresh = f.refresh;
+  return fc;
+}
+
 GroReceiveNicConfig nic_config(const NicSpec& n) {
   GroReceiveNicConfig c;
   c.gro = n.gro;
@@ -111,15 +122,7 @@ GroReceiveNicConfig nic_config(const NicSpec& n) {
   c.merge_acks = n.merge_acks;
   c.ring_size = n.ring_size;
   c.rx_fifo_bytes = static_cast<std::uint64_t>(n.rx_fifo);
-  if (n.flow_control) {
-    FlowControlConfig fc;
-    fc.high_water_bytes = static_cast<std::uint64_t>(n.flow_control->high_water);
-    fc.low_water_bytes = static_cast<std::uint64_t>(n.flow_control->low_water);
-    fc.pause_quanta = static_cast<std::uint16_t>(n.flow_control->pause_quanta);
-    fc.send_xon = n.flow_control->send_xon;
-    fc.refresh = n.flow_control->refresh;
-    c.flow_control = fc;
-  }
+  if (n.flow_control) c.flow_control = flow_control_config(*n.flow_control);
   c.filter_position =
       n.filter_position == NicFilterPosition::after_gro ? GroFilterPosition::after_gro : GroFilterPosition::before_gro;
   return c;
@@ -345,6 +348,20 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
   }
   auto tables = b.topology.forwarding_tables();
   for (Node* n : b.nodes) n->set_forwarding(tables[n->id()]);
+
+  // Switches with 802.3x: each port's incoming channel, for the PAUSE frames out of it.
+  for (const auto& s : spec.switches) {
+    if (!s.flow_control) continue;
+    auto* sw = static_cast<Switch*>(b.nodes[idx.ids.at(s.name)]);
+    std::vector<Channel*> from_partner(static_cast<std::size_t>(sw->port_count()), nullptr);
+    for (std::size_t i = 0; i < spec.links.size(); ++i) {
+      const LinkSpec& l = spec.links[i];
+      Link& link = *b.links[i];
+      if (l.end_a == s.name) from_partner[static_cast<std::size_t>(link.port_at_a())] = &link.b_to_a();
+      if (l.end_b == s.name) from_partner[static_cast<std::size_t>(link.port_at_b())] = &link.a_to_b();
+    }
+    sim.add<SwitchFlowControl>(s.name + "/flow-control", *sw, flow_control_config(*s.flow_control), from_partner);
+  }
 
   // Receive NICs: interposed on every channel that delivers to a host with a `nic:` block.
   for (const auto& h : spec.hosts) {

@@ -136,10 +136,10 @@ class QueueTraceWriter final : public QueueObserver {
   QueueTraceWriter(std::ostream& os, const Simulation& sim, std::string link)
       : os_(os), sim_(sim), link_(std::move(link)) {}
 
-  void on_queue_change(const Channel& ch, QueueEvent event, std::uint32_t ip_bytes) override {
+  void on_queue_change(const Channel& ch, QueueEvent event, const Packet& p) override {
     const char* name = event == QueueEvent::enqueue ? "enqueue" : event == QueueEvent::dequeue ? "dequeue" : "drop";
     os_ << link_ << ',' << ch.from() << ',' << ch.to() << ',' << format_seconds(sim_.now()) << ',' << name << ','
-        << ip_bytes << ',' << ch.occupancy_packets() << ',' << ch.occupancy_bytes() << ','
+        << p.ip_bytes() << ',' << ch.occupancy_packets() << ',' << ch.occupancy_bytes() << ','
         << ch.counters().packets_dropped << '\n';
   }
 
@@ -547,7 +547,7 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
         const Node& from = ch == &l->a_to_b() ? l->end_a() : l->end_b();
         if (from.kind() != NodeKind::switch_) continue;
         queue_writers.push_back(std::make_unique<QueueTraceWriter>(*options.queue_trace, sim, l->name()));
-        ch->set_observer(queue_writers.back().get());
+        ch->add_observer(queue_writers.back().get());
       }
     }
   }

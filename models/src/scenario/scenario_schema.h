@@ -30,7 +30,8 @@ inline constexpr std::array<std::string_view, 20> kNicKeys{
     "rx_fifo", "flow_control"};
 inline constexpr std::array<std::string_view, 5> kFlowControlKeys{"high_water", "low_water", "pause_quanta",
                                                                   "send_xon", "refresh"};
-inline constexpr std::array<std::string_view, 4> kSwitchKeys{"buffer", "buffer_packets", "clock_ppm", "profile"};
+inline constexpr std::array<std::string_view, 5> kSwitchKeys{"buffer", "buffer_packets", "clock_ppm", "profile",
+                                                             "flow_control"};
 inline constexpr std::array<std::string_view, 3> kHubKeys{"rate", "buffer", "profile"};
 inline constexpr std::array<std::string_view, 8> kLinkKeys{"ends",  "rate",  "delay",   "mtu",
                                                             "framing", "queue", "profile", "eee"};

@@ -77,7 +77,8 @@ class Validator {
   void parse_link(const std::string& name, const Field& f);
   void parse_ends(const Field& f, LinkSpec& link, std::optional<Field>& end_a, std::optional<Field>& end_b);
   void parse_eee(const Field& f, LinkSpec& link);
-  void parse_flow_control(const Field& f, NicSpec& nic);
+  std::optional<FlowControlSpec> parse_flow_control(const Field& f, bool require_thresholds, std::optional<Field>& high);
+  void parse_nic_flow_control(const Field& f, NicSpec& nic);
   // A block that may also be `true` (all defaults) or `false` (off, also
   // after a profile turned it on): false for `false`, true otherwise.
   template <std::size_t N>
@@ -313,7 +314,7 @@ void Validator::parse_nic(const Field& f, HostSpec& h) {
   if (rx_fifo && nic.rx_fifo > 0 && nic.ring_size == 0) {
     r_.fail(*rx_fifo, "needs a limited ring (ring_size > 0): frames wait in the FIFO only while every descriptor is in use");
   }
-  if (flow_control) parse_flow_control(*flow_control, nic);  // after the loop: it is checked against rx_fifo
+  if (flow_control) parse_nic_flow_control(*flow_control, nic);  // after the loop: it is checked against rx_fifo
   if (nic.flow_control && nic.host_int_rx_mod > 0) {
     r_.fail(*flow_control, "cannot be combined with host_int_rx_mod: behind a box NIC this receive path is a VM's "
                            "virtio ring, which has no MAC to pause the wire (flow control belongs to a physical NIC)");
@@ -331,20 +332,21 @@ bool Validator::switched_on(const Field& f, const std::array<std::string_view, N
   return text == "true";
 }
 
-void Validator::parse_flow_control(const Field& f, NicSpec& nic) {
+// A flow_control block; nullopt for `false`. With `require_thresholds` (a
+// switch) it must give high_water and low_water itself.
+std::optional<FlowControlSpec> Validator::parse_flow_control(const Field& f, bool require_thresholds,
+                                                             std::optional<Field>& high) {
   FlowControlSpec fc;
   // `flow_control: true` is `{}` (igb's settings).
-  if (!switched_on(f, kFlowControlKeys)) {
-    nic.flow_control.reset();
-    return;
-  }
-  std::optional<Field> high;
+  if (!switched_on(f, kFlowControlKeys)) return std::nullopt;
+  bool low = false;
   if (!f.value.IsScalar()) r_.visit_fields(f, kFlowControlKeys, [&](const std::string& key, const Field& v) {
     if (key == "high_water") {
       fc.high_water = r_.size(v, 1, kUnbounded);
       high.emplace(v);
     } else if (key == "low_water") {
       fc.low_water = r_.size(v, 0, kUnbounded);
+      low = true;
     } else if (key == "pause_quanta") {
       fc.pause_quanta = static_cast<int>(r_.integer(v, 1, 0xFFFF));
     } else if (key == "send_xon") {
@@ -354,18 +356,29 @@ void Validator::parse_flow_control(const Field& f, NicSpec& nic) {
       if (fc.refresh < 0) r_.fail(v, "must not be negative");
     }
   });
-  if (nic.rx_fifo <= 0) {
-    r_.fail(f, "needs rx_fifo > 0: PAUSE frames are sent from the fill of the NIC's receive FIFO");
-  }
-  if (fc.high_water > nic.rx_fifo) {
-    r_.fail(high ? *high : f, "high_water " + std::to_string(fc.high_water) + " bytes is above rx_fifo (" +
-                                  std::to_string(nic.rx_fifo) + " bytes): XOFF would never be sent");
+  if (require_thresholds && !(high && low)) {
+    r_.fail(f, "a switch needs high_water and low_water: its thresholds are its chip's, with no default (bytes "
+               "that came in through one port and are still buffered)");
   }
   if (fc.low_water > fc.high_water) {
     r_.fail(f, "low_water " + std::to_string(fc.low_water) + " bytes is above high_water " +
                    std::to_string(fc.high_water) + " bytes");
   }
-  nic.flow_control = fc;
+  return fc;
+}
+
+void Validator::parse_nic_flow_control(const Field& f, NicSpec& nic) {
+  std::optional<Field> high;
+  nic.flow_control = parse_flow_control(f, false, high);
+  if (!nic.flow_control) return;
+  if (nic.rx_fifo <= 0) {
+    r_.fail(f, "needs rx_fifo > 0: PAUSE frames are sent from the fill of the NIC's receive FIFO");
+  }
+  if (nic.flow_control->high_water > nic.rx_fifo) {
+    r_.fail(high ? *high : f, "high_water " + std::to_string(nic.flow_control->high_water) +
+                                  " bytes is above rx_fifo (" + std::to_string(nic.rx_fifo) +
+                                  " bytes): XOFF would never be sent");
+  }
 }
 
 void Validator::parse_cpu(const Field& f, HostSpec& h) {
@@ -386,6 +399,7 @@ void Validator::parse_switch(const std::string& name, const Field& f) {
   s.name = name;
   s.loc = r_.loc(f.key);
   s.buffer_bytes = kDefaultSwitchBuffer;
+  std::optional<Field> flow_control;
   r_.visit_fields(f, kSwitchKeys, [&](const std::string& key, const Field& v) {
     if (key == "buffer") {
       s.buffer_bytes = r_.size(v, 1, kUnbounded);
@@ -393,8 +407,18 @@ void Validator::parse_switch(const std::string& name, const Field& f) {
       s.buffer_packets = r_.integer(v, 1, kUnbounded);
     } else if (key == "clock_ppm") {
       s.clock_ppm = r_.real(v, 0, kMaxClockPpm);
+    } else if (key == "flow_control") {
+      flow_control.emplace(v);
     }
   });
+  if (flow_control) {  // after the loop: it is checked against the buffer
+    std::optional<Field> high;
+    s.flow_control = parse_flow_control(*flow_control, true, high);
+    if (s.flow_control && s.flow_control->high_water > s.buffer_bytes) {
+      r_.fail(*high, "high_water " + std::to_string(s.flow_control->high_water) + " bytes is above the buffer (" +
+                         std::to_string(s.buffer_bytes) + " bytes per port): XOFF would never be sent");
+    }
+  }
   spec_.switches.push_back(std::move(s));
 }
 

@@ -83,8 +83,9 @@ class Channel final : public EventHandler {
   }
   // This direction's wake-ups and waits; null without Energy-Efficient Ethernet.
   const LowPowerIdleCounters* low_power_idle_counters() const { return lpi_ ? &lpi_->counters(lpi_dir_) : nullptr; }
-  // Told after every enqueue, dequeue and tail drop; nullptr to stop.
-  void set_observer(QueueObserver* o) { observer_ = o; }
+  // Told after every enqueue, dequeue and tail drop, in the order added
+  // (not owned; each must outlive the channel's traffic).
+  void add_observer(QueueObserver* o) { observers_.push_back(o); }
   // Interposes a stage (a NIC's receive path, say) between the wire and the
   // node: packets then go to `r` instead of the node the link was built with.
   void set_receiver(PacketReceiver* r, int port) {
@@ -163,7 +164,11 @@ class Channel final : public EventHandler {
   std::vector<ChannelListener*> listeners_;
   LowPowerIdle* lpi_ = nullptr;
   int lpi_dir_ = 0;
-  QueueObserver* observer_ = nullptr;
+  void notify(QueueEvent event, const Packet& p) {
+    for (QueueObserver* o : observers_) o->on_queue_change(*this, event, p);
+  }
+
+  std::vector<QueueObserver*> observers_;
   ChannelCounters counters_;
   OccupancyPeak peak_;
   SimTime paused_until_ = 0;      // no frame starts before this (802.3x)

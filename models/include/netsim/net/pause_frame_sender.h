@@ -1,7 +1,8 @@
 // IEEE 802.3x flow control at a receiving station: the MAC sends PAUSE
-// frames to its link partner when the NIC's receive FIFO fills, so the
-// partner (a switch port, say) holds its frames instead of the NIC dropping
-// them. The partner's side is Channel::receive_pause.
+// frames to its link partner when the NIC's receive FIFO fills (or, at a
+// switch, the bytes that came in through a port: switch_flow_control.h), so
+// the partner holds its frames instead of the receiver dropping them. The
+// partner's side is Channel::receive_pause.
 //
 // Thresholds as Intel's e1000/igb MACs apply them (FCRTH, FCRTL with XONE,
 // FCTTV). Linux igb as of 6.x (drivers/net/ethernet/intel/igb/igb_main.c
@@ -39,7 +40,7 @@ struct FlowControlConfig {
 struct FlowControlCounters {
   std::uint64_t xoff_frames = 0;     // PAUSE frames with pause_quanta (refreshes included)
   std::uint64_t xon_frames = 0;      // PAUSE frames with 0
-  std::uint64_t max_fifo_bytes = 0;  // occupancy high-water mark
+  std::uint64_t max_fill_bytes = 0;  // the watched level's high-water mark
 };
 
 class PauseFrameSender final : public EventHandler {
@@ -50,8 +51,8 @@ class PauseFrameSender final : public EventHandler {
   PauseFrameSender(const PauseFrameSender&) = delete;
   PauseFrameSender& operator=(const PauseFrameSender&) = delete;
 
-  // The receive FIFO now holds `bytes`.
-  void fifo_changed(std::uint64_t bytes);
+  // The watched level (the receive FIFO's bytes) is now `bytes`.
+  void fill_changed(std::uint64_t bytes);
 
   bool xoff() const { return xoff_; }
   const FlowControlConfig& config() const { return config_; }
@@ -69,7 +70,7 @@ class PauseFrameSender final : public EventHandler {
   Channel& to_partner_;
   Channel& from_partner_;
   bool xoff_ = false;
-  std::uint64_t fifo_bytes_ = 0;
+  std::uint64_t level_ = 0;
   Timer refresh_timer_;
   FlowControlCounters counters_;
 };

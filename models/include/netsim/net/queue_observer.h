@@ -1,7 +1,8 @@
 // Watching a channel's queue: told after every change of its occupancy.
 //
-// Queue-occupancy traces (netsim run --trace-queue) are written by an
-// observer; a channel without one pays a single branch per packet.
+// Queue-occupancy traces (netsim run --trace-queue) and a switch's 802.3x
+// buffer accounting are observers; a channel without one pays a single
+// branch per packet.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 namespace netsim {
 
 class Channel;
+struct Packet;
 
 enum class QueueEvent : std::uint8_t {
   enqueue,  // a packet joined the queue (or went straight into service)
@@ -18,8 +20,9 @@ enum class QueueEvent : std::uint8_t {
 
 class QueueObserver {
  public:
-  // `ch` already reflects the change (occupancy, counters).
-  virtual void on_queue_change(const Channel& ch, QueueEvent event, std::uint32_t ip_bytes) = 0;
+  // `ch` already reflects the change (occupancy, counters); `p` is the packet
+  // that joined, left or was dropped (valid during the call only).
+  virtual void on_queue_change(const Channel& ch, QueueEvent event, const Packet& p) = 0;
 
  protected:
   ~QueueObserver() = default;

@@ -100,6 +100,9 @@ struct SwitchSpec {
   std::int64_t buffer_bytes = 0;                 // per output port
   std::optional<std::int64_t> buffer_packets;    // optional second limit
   double clock_ppm = 0;                          // one clock for all ports, as clock_ppm of a host
+  // 802.3x from ingress accounting: PAUSE out of a port whose frames fill
+  // high_water bytes of the buffers (netsim/net/switch_flow_control.h).
+  std::optional<FlowControlSpec> flow_control;
 };
 
 struct HubSpec {
