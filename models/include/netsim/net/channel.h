@@ -140,12 +140,21 @@ class Channel final : public EventHandler {
 
   void handle_event(std::uint64_t tag) override;
 
+  // Event tags: 0 ends a serialization, 1 ends a PAUSE, 2 brings a PAUSE
+  // frame this end sent to the far end; any other value is the address of a
+  // packet arriving at the far end (at least 8-byte aligned: never 1 or 2).
+  static constexpr std::uint64_t kTransmitDone = 0;
+  static constexpr std::uint64_t kPauseEnd = 1;
+  static constexpr std::uint64_t kPauseArrives = 2;
+
  private:
   void start_next();
   void start_unless_paused() {
     if (!busy()) start_next();
   }
   void start_pause_frame();
+  [[gnu::noinline]] bool held_by_flow_control();
+  [[gnu::noinline]] void flow_control_event(std::uint64_t tag);
   static constexpr std::int64_t kPauseFrameBytes = 84;  // 64-byte MAC control frame + preamble + gap
   SimTime pause_frame_time() const { return config_.rate.transmit_time(kPauseFrameBytes); }
   SimTime serialization_time(const Packet& p) const {
@@ -171,6 +180,7 @@ class Channel final : public EventHandler {
   std::vector<QueueObserver*> observers_;
   ChannelCounters counters_;
   OccupancyPeak peak_;
+  bool flow_control_ = false;     // a PAUSE was ever received or sent here: check the 802.3x state
   SimTime paused_until_ = 0;      // no frame starts before this (802.3x)
   SimTime pause_wait_since_ = -1; // a frame has waited since then for the pause to end; -1: none
   Timer pause_timer_;
