@@ -13,7 +13,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
 kit_stubs
 # ssh DESTINATION COMMAND...: what each host would print. s2's kern.hz is
 # $S2_HZ (default 100); the boxes' Drop counters grow by 1573 (box1) and 0
-# (box2) per reading pair; an algorithm named "fail" makes the client fail.
+# (box2) per reading pair, the receiver's PAUSE counters by 300 + 301, its
+# receive drops by 7; an algorithm named "fail" makes the client fail.
 cat >"$stubs/ssh" <<SH
 #!/bin/sh
 dest=\$1
@@ -35,6 +36,14 @@ case "\$dest \$*" in
     echo "Inter-|   Receive                                                |  Transmit"
     echo " face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed"
     echo "  eno1: 48213377220 33213840    0 \$((17 + (n + 1) / 2 * 7))    0     0          0      1033 1251177812 18833512    0    0    0     0       0          0" ;;
+  *"ethtool -S "*)
+    n=\$(cat "$work/reads.ethtool" 2>/dev/null || echo 0)
+    echo \$((n + 1)) >"$work/reads.ethtool"
+    echo "NIC statistics:"
+    echo "     rx_packets: 33213840"
+    echo "     tx_flow_control_xon: \$((10 + (n + 1) / 2 * 300))"
+    echo "     rx_flow_control_xon: 0"
+    echo "     tx_flow_control_xoff: \$((12 + (n + 1) / 2 * 301))" ;;
   *"ping -i 0.2"*) sed -n '/^PING/,\$p' "$data/ping-freebsd.txt" | grep -v '^root@' ;;
   "root@rcv nstat") cat "$data/nstat-receiver.txt" ;;
   *"netstat -I re0 -d -n")
@@ -134,7 +143,9 @@ if grep -q 'file: cubic_d46046-newreno-hz100-r2-s2.server, flow: s2, params: { h
    grep -q 'file: cubic-newreno-hz100-r2-s1.ping, flow: lping, params: { hz: 100, cc1: cubic, cc2: newreno } }' \
      "$work/kit/ping-loaded.yaml" && [ "$(grep -c 'file:' "$work/kit/ping-loaded.yaml")" -eq 4 ] &&
    grep -q 'file: cubic-newreno-hz100-r1-rcv.proc-net-dev, flow: s1, params: { hz: 100, cc1: cubic, cc2: newreno }, metric: receiver_rx_drops' \
-     "$work/kit/rx-drops.yaml"; then
+     "$work/kit/rx-drops.yaml" &&
+   grep -q 'file: cubic-newreno-hz100-r2-rcv.ethtool-s, flow: s1, params: { hz: 100, cc1: cubic, cc2: newreno }, metric: receiver_pause_frames' \
+     "$work/kit/pause.yaml" && [ "$(grep -c '^NIC statistics:' "$work/kit/cubic-newreno-hz100-r1-rcv.ethtool-s")" -eq 2 ]; then
   pass t2kit-files-and-mappings
 else
   fail t2kit-files-and-mappings
@@ -174,6 +185,10 @@ expect t2kit-data-ping 0 '^  100 +cubic +newreno +1 +2 +[0-9.]+ +0\.660 +0\.660-
 expect t2kit-data-rx-drops 0 '^  100 +cubic +newreno +1 +2 +0\.0 +7\.0 +7\.0-7\.0 ' '' -- \
   "$netsim" run "$src/scenarios/t2-tcp-friendliness.yaml" --data "$work/kit/rx-drops.yaml" "${pairing[@]}" \
   --set 'measured.metrics={rx: {flow: s1, metric: receiver_rx_drops}}'
+# The receiver's NIC sent 601 PAUSE frames in each run; the model's receiver has no flow control.
+expect t2kit-data-pause 0 '^  100 +cubic +newreno +1 +2 +0\.0 +601\.0 +601\.0-601\.0 ' '' -- \
+  "$netsim" run "$src/scenarios/t2-tcp-friendliness.yaml" --data "$work/kit/pause.yaml" "${pairing[@]}" \
+  --set 'measured.metrics={pause: {flow: s1, metric: receiver_pause_frames}}'
 # The stand-in netstat has 9 RTOs.
 expect t2kit-data-rto 0 '^  100 +cubic +newreno +1 +2 +[0-9.]+ +9\.0 +9\.0-9\.0 .* 9\.0 ' '' -- \
   "$netsim" run "$src/scenarios/t2-tcp-friendliness.yaml" --data "$work/kit/rto.yaml" "${pairing[@]}" \

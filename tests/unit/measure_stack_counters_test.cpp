@@ -197,6 +197,47 @@ TEST(MeasureProcNetDev, Errors) {
   EXPECT_EQ(error(header + header + line("eno1", "1")), "t.txt:1: error: no interface line after this header");
 }
 
+TEST(MeasureEthtoolStats, PauseFramesTheReceiverSentBetweenTwoSnapshots) {
+  // Two runs of ethtool -S before and after, shell prompts between them:
+  // none sent in the first, 2500 XON + 2502 XOFF in the second.
+  const auto runs = runs_of("ethtool-s-receiver.txt");
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].tool, "ethtool-s");
+  EXPECT_EQ(runs[0].side, "receiver");
+  EXPECT_EQ(runs[0].line, 2);
+  EXPECT_EQ(runs[0].pause_frames_sent, 0u);
+  EXPECT_EQ(metric_value(runs[1], "receiver_pause_frames"), 5002.0);
+  EXPECT_EQ(runs[1].line, 26);
+  EXPECT_FALSE(metric_value(runs[1], "receiver_rx_drops").has_value());
+  EXPECT_FALSE(metric_value(runs[1], "throughput_mbps").has_value());
+  // Other drivers' names: bnxt's tx_pause_frames, mlx5's tx_pause_ctrl_phy.
+  const auto other = parse_measurements(
+      "NIC statistics:\n     tx_pause_frames: 4\n     rx_pause_frames: 9\n"
+      "NIC statistics:\n     tx_pause_frames: 10\n     rx_pause_frames: 90\n"
+      "NIC statistics:\n     tx_pause_ctrl_phy: 1\nNIC statistics:\n     tx_pause_ctrl_phy: 8\n",
+      "t.txt", MeasurementFormat::ethtool_stats);
+  ASSERT_EQ(other.size(), 2u);
+  EXPECT_EQ(other[0].pause_frames_sent, 6u);
+  EXPECT_EQ(other[1].pause_frames_sent, 7u);
+}
+
+TEST(MeasureEthtoolStats, Errors) {
+  auto error = [](const std::string& text) { return test_support::parse_error(text, MeasurementFormat::ethtool_stats); };
+  const std::string h = "NIC statistics:\n";
+  auto xoff = [](const std::string& n) { return "     tx_flow_control_xoff: " + n + "\n"; };
+  EXPECT_EQ(error(h + xoff("4")), "t.txt:1: error: this snapshot has no pair: give ethtool -S before and after each run");
+  EXPECT_EQ(error(h + xoff("4") + h + xoff("3")),
+            "t.txt:3: error: the transmitted-PAUSE counter went down (4 -> 3): the interface was reset between the "
+            "snapshots");
+  EXPECT_EQ(error(h + "     tx_packets: 5\n" + h + "     tx_packets: 6\n"),
+            "t.txt:1: error: this snapshot has no transmitted-PAUSE counter (tx_flow_control_xon/_xoff, "
+            "tx_pause_frames, tx_pause_ctrl_phy): the driver may not count PAUSE frames");
+  EXPECT_EQ(error(h + xoff("4") + xoff("5")), "t.txt:3: error: tx_flow_control_xoff appears twice in one snapshot: "
+                                             "keep one ethtool -S per snapshot");
+  EXPECT_EQ(error(h + xoff("1.2K")), "t.txt:2: error: malformed count '1.2K' for tx_flow_control_xoff");
+  EXPECT_EQ(error(h + "     no colon here\n"), "t.txt:2: error: expected 'name: value' in ethtool -S output");
+}
+
 TEST(MeasureStackCounters, DetectedAndMappedLikeReports) {
   EXPECT_EQ(detect_format("#kernel\nTcpExtDelayedACKs 3 0.0\n", "t"), MeasurementFormat::nstat);
   EXPECT_EQ(detect_format("tcp:\n\t3 retransmit timeouts\n", "t"), MeasurementFormat::netstat_tcp);
@@ -216,6 +257,9 @@ TEST(MeasureStackCounters, DetectedAndMappedLikeReports) {
             MeasurementFormat::proc_net_dev);
   EXPECT_EQ(format_from_name("proc-net-dev"), MeasurementFormat::proc_net_dev);
   EXPECT_EQ(format_name(MeasurementFormat::proc_net_dev), "proc-net-dev");
+  EXPECT_EQ(detect_format("NIC statistics:\n     tx_flow_control_xon: 3\n", "t"), MeasurementFormat::ethtool_stats);
+  EXPECT_EQ(format_from_name("ethtool-s"), MeasurementFormat::ethtool_stats);
+  EXPECT_EQ(format_name(MeasurementFormat::ethtool_stats), "ethtool-s");
 
   // Through a mapping, as calibration reads them: one cell per snapshot.
   const MeasurementMapping mapping = parse_mapping_text(

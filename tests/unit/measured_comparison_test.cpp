@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <tuple>
 
 #include "netsim/scenario/scenario_loader.h"
 
@@ -392,6 +393,28 @@ TEST(MeasuredComparison, ReceiverRxDropsAreTheReceivingHostsRingDrops) {
   const auto rows = compare(runs, *m);
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_DOUBLE_EQ(rows[0].sim_mean, 5.0);
+  EXPECT_TRUE(m->metrics.front().is_count());
+}
+
+TEST(MeasuredComparison, ReceiverPauseFramesAreTheReceivingHostsXoffAndXon) {
+  // The flow f goes a -> b: b's NICs sent 30 + 28 and 2 + 2 PAUSE frames; a's (50) do not count.
+  std::string text = kScenario;
+  text.replace(text.find("  keys:"), 0, "  metric: receiver_pause_frames\n");
+  const auto m = parse_measured(parse_scenario_text(text, "cmp.yaml"));
+  ASSERT_TRUE(m.has_value());
+  results::RunSet runs = make_runs();
+  for (auto& r : *runs.mutable_runs()) {
+    r.mutable_flows(0)->set_dst("b");
+    for (auto [host, xoff, xon] : {std::tuple{"b", 30, 28}, {"a", 25, 25}, {"b", 2, 2}}) {
+      auto* n = r.add_nics();
+      n->set_host(host);
+      n->set_pause_xoff_frames(xoff);
+      n->set_pause_xon_frames(xon);
+    }
+  }
+  const auto rows = compare(runs, *m);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_DOUBLE_EQ(rows[0].sim_mean, 62.0);
   EXPECT_TRUE(m->metrics.front().is_count());
 }
 

@@ -39,14 +39,16 @@
 # Files: DIR/testbed-facts.txt (once), per run DIR/CC1-CC2-hzHZ[-rK]-s1.client,
 # -s2.client, -s1.server, -s2.server, -s1.netstat, -s2.netstat, .nstat,
 # -s1.ping, -box1.netstat-if, -box2.netstat-if (netstat -I before and after),
-# -rcv.ethtool-before/-after, -rcv.proc-net-dev (before and after); DIR/box-drops.txt (one line per run); and
+# -rcv.ethtool-s, -rcv.proc-net-dev (each before and after); DIR/box-drops.txt (one line per run); and
 # mapping files for netsim's --data (docs/measured-data.md), each entry
 # with its flow (s1, s2):
 #   throughput.yaml (the servers' receiver_mbps, what the scenario's measured
 #   block compares), sender-throughput.yaml (the clients' sender_mbps),
 #   retransmits.yaml, rto.yaml, recoveries.yaml (the senders' netstat),
-#   tx-drops.yaml (the boxes' interface drops, with -b), rx-drops.yaml (the
-#   receiver's, with -R, under s1: the figure is the host's), ping-loaded.yaml
+#   tx-drops.yaml (the boxes' interface drops, with -b), rx-drops.yaml and
+#   pause.yaml (the receiver's receive drops and the 802.3x PAUSE frames its
+#   NIC sent, with -R, under s1: the figures are the host's; pause.yaml only
+#   lists runs whose ethtool -S counts PAUSE frames), ping-loaded.yaml
 #   (sender1's ping, flow lping: add that flow to the scenario, below).
 # Compare, for example:
 #   netsim run scenarios/t2-tcp-friendliness.yaml --data DIR/throughput.yaml
@@ -165,7 +167,7 @@ if [ -n "$boxes" ]; then
   fact box2 "$2" "uname -a; ifconfig $box_if; sysctl dev.$driver.$unit"
 fi
 
-for m in throughput sender-throughput retransmits rto recoveries tx-drops rx-drops ping-loaded; do
+for m in throughput sender-throughput retransmits rto recoveries tx-drops rx-drops pause ping-loaded; do
   [ -f "$out/$m.yaml" ] || printf 'runs:\n' >"$out/$m.yaml"
 done
 entry() {  # mapping file, measurement file, flow, cc1 label, cc2 label[, metric]
@@ -199,7 +201,7 @@ while [ "$r" -le "$repeats" ]; do
       for b in $boxes; do ssh "$b" "netstat -I $box_if -d -n" >"$out/$base-box$n.netstat-if"; n=$((n + 1)); done
     fi
     if [ -n "$rcv_if" ]; then
-      ssh "$receiver" "ethtool -S $rcv_if" >"$out/$base-rcv.ethtool-before"
+      ssh "$receiver" "ethtool -S $rcv_if" >"$out/$base-rcv.ethtool-s"
       ssh "$receiver" "grep -E '^ *(Inter|face|$rcv_if:)' /proc/net/dev" >"$out/$base-rcv.proc-net-dev"
     fi
     # The servers stop $seconds + 15 s after they start (SIGINT: iperf2
@@ -236,7 +238,7 @@ while [ "$r" -le "$repeats" ]; do
       echo "$line" >>"$out/box-drops.txt"
     fi
     if [ -n "$rcv_if" ]; then
-      ssh "$receiver" "ethtool -S $rcv_if" >"$out/$base-rcv.ethtool-after"
+      ssh "$receiver" "ethtool -S $rcv_if" >>"$out/$base-rcv.ethtool-s"
       ssh "$receiver" "grep -E '^ *(Inter|face|$rcv_if:)' /proc/net/dev" >>"$out/$base-rcv.proc-net-dev" || ok=0
     fi
     # timeout exits 124 when it had to stop the server, as it always does here.
@@ -259,9 +261,14 @@ while [ "$r" -le "$repeats" ]; do
       entry tx-drops "$base-box2.netstat-if" s2 "$l1" "$l2" sender_tx_drops
     fi
     [ -z "$rcv_if" ] || entry rx-drops "$base-rcv.proc-net-dev" s1 "$l1" "$l2" receiver_rx_drops
+    # r8169 and some other drivers count no PAUSE frames: no entry then.
+    if [ -n "$rcv_if" ] && grep -qE '^ +(tx_flow_control_xo(n|ff)|tx_pause_frames|tx_pause_ctrl_phy):' \
+      "$out/$base-rcv.ethtool-s"; then
+      entry pause "$base-rcv.ethtool-s" s1 "$l1" "$l2" receiver_pause_frames
+    fi
     if [ "$loaded_ping" -eq 1 ]; then entry ping-loaded "$base-s1.ping" lping "$l1" "$l2"; fi
   done
   r=$((r + 1))
 done
 [ "$failed" -eq 0 ] || { echo "t2-measure.sh: $failed runs failed" >&2; exit 1; }
-echo "t2-measure.sh: mapping files in $out/ (throughput, sender-throughput, retransmits, rto, recoveries, tx-drops, rx-drops, ping-loaded .yaml)" >&2
+echo "t2-measure.sh: mapping files in $out/ (throughput, sender-throughput, retransmits, rto, recoveries, tx-drops, rx-drops, pause, ping-loaded .yaml)" >&2

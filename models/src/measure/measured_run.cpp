@@ -9,8 +9,9 @@ const std::vector<std::string>& metric_names() {
   static const std::vector<std::string> names = {"receiver_mbps",    "sender_mbps",       "throughput_mbps",
                                                  "retransmits",      "cpu_sender_pct",    "cpu_receiver_pct",
                                                  "rto_count",        "recovery_episodes", "receiver_delayed_acks",
-                                                 "sender_tx_drops",  "receiver_rx_drops", "rtt_min_ms",
-                                                 "rtt_avg_ms",       "rtt_max_ms",        "rtt_stddev_ms"};
+                                                 "sender_tx_drops",  "receiver_rx_drops", "receiver_pause_frames",
+                                                 "rtt_min_ms",       "rtt_avg_ms",        "rtt_max_ms",
+                                                 "rtt_stddev_ms"};
   return names;
 }
 
@@ -36,6 +37,7 @@ std::optional<double> metric_value(const MeasuredRun& run, std::string_view name
   if (name == "receiver_delayed_acks") return as_double(run.receiver_delayed_acks);
   if (name == "sender_tx_drops") return as_double(run.tx_drops);
   if (name == "receiver_rx_drops") return as_double(run.rx_drops);
+  if (name == "receiver_pause_frames") return as_double(run.pause_frames_sent);
   if (name == "cpu_sender_pct") return run.cpu_sender_pct;
   if (name == "cpu_receiver_pct") return run.cpu_receiver_pct;
   if (name == "rtt_min_ms") return run.rtt_min_ms;

@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "ethtool_stats_parser.h"
 #include "file_text.h"
 #include "iperf2_text_parser.h"
 #include "iperf3_json_parser.h"
@@ -20,10 +21,11 @@ namespace {
 using report_text::contains;
 
 // In enum order: detect_format counts votes by the enum's value.
-constexpr std::array<MeasurementFormat, 9> kFormats = {
+constexpr std::array<MeasurementFormat, 10> kFormats = {
     MeasurementFormat::iperf3_json, MeasurementFormat::iperf3_text,  MeasurementFormat::iperf2,
     MeasurementFormat::nuttcp,      MeasurementFormat::nstat,        MeasurementFormat::netstat_tcp,
-    MeasurementFormat::netstat_if,  MeasurementFormat::proc_net_dev, MeasurementFormat::ping};
+    MeasurementFormat::netstat_if,  MeasurementFormat::proc_net_dev, MeasurementFormat::ethtool_stats,
+    MeasurementFormat::ping};
 
 // Decimals of the interval start in "[  5]   0.00-1.00   sec ...": iperf3
 // prints 2, iperf2 1 (plain) or 4 (-e, Debian's fast-sampling build).
@@ -47,6 +49,7 @@ std::optional<MeasurementFormat> vote(std::string_view line) {
   if (looks_like_netstat_tcp_line(line)) return MeasurementFormat::netstat_tcp;
   if (looks_like_netstat_if_line(line)) return MeasurementFormat::netstat_if;
   if (looks_like_proc_net_dev_line(line)) return MeasurementFormat::proc_net_dev;
+  if (looks_like_ethtool_stats_line(line)) return MeasurementFormat::ethtool_stats;
   if (looks_like_ping_line(line)) return MeasurementFormat::ping;
   if (line.starts_with("Connecting to host ") || line.starts_with("Accepted connection from ") ||
       line.starts_with("iperf Done.") || line.starts_with("CPU Utilization:") ||
@@ -81,6 +84,7 @@ std::string format_name(MeasurementFormat format) {
     case MeasurementFormat::netstat_tcp: return "netstat-tcp";
     case MeasurementFormat::netstat_if: return "netstat-if";
     case MeasurementFormat::proc_net_dev: return "proc-net-dev";
+    case MeasurementFormat::ethtool_stats: return "ethtool-s";
     case MeasurementFormat::ping: return "ping";
   }
   return "?";
@@ -133,6 +137,7 @@ std::vector<MeasuredRun> parse_measurements(std::string_view text, const std::st
     case MeasurementFormat::netstat_tcp: runs = parse_netstat_tcp(text, file); break;
     case MeasurementFormat::netstat_if: runs = parse_netstat_if(text, file); break;
     case MeasurementFormat::proc_net_dev: runs = parse_proc_net_dev(text, file); break;
+    case MeasurementFormat::ethtool_stats: runs = parse_ethtool_stats(text, file); break;
     case MeasurementFormat::ping: runs = parse_ping(text, file); break;
   }
   if (runs.empty()) throw MeasureError(file, 0, "no complete " + format_name(f) + " run in the file");

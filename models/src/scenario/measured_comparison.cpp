@@ -58,15 +58,26 @@ double receiver_rx_drops(const results::RunResult& r, const results::FlowStats& 
   return static_cast<double>(drops);
 }
 
+// 802.3x PAUSE frames (XOFF and XON) the receive NICs of a flow's receiving
+// host sent: ethtool -S's tx_flow_control_xon + _xoff (host-wide too).
+double receiver_pause_frames(const results::RunResult& r, const results::FlowStats& f) {
+  std::uint64_t frames = 0;
+  for (const auto& n : r.nics()) {
+    if (n.host() == f.dst()) frames += n.pause_xoff_frames() + n.pause_xon_frames();
+  }
+  return static_cast<double>(frames);
+}
+
 // A flow's value of a measured metric in run `r`: its throughput at either
 // end, its retransmitted segments (a udp flow's lost datagrams), its sender's
 // RTOs and loss recoveries, its receiver's delayed-ACK timer ACKs, its
 // sending host's transmit-queue drops, its receiving host's receive-ring
-// drops, or the CPU use of its sending or receiving host (0 for a host
+// drops and PAUSE frames, or the CPU use of its sending or receiving host (0 for a host
 // without a CPU model).
 double flow_metric(const results::RunResult& r, const results::FlowStats& f, const std::string& metric) {
   if (metric == "sender_tx_drops") return sender_tx_drops(r, f);
   if (metric == "receiver_rx_drops") return receiver_rx_drops(r, f);
+  if (metric == "receiver_pause_frames") return receiver_pause_frames(r, f);
   if (metric == "retransmits") return static_cast<double>(f.kind() == "tcp" ? f.retransmits() : f.packets_lost());
   if (metric == "rto_count") return static_cast<double>(f.rto_count());
   if (metric == "recovery_episodes") return static_cast<double>(f.recovery_episodes());
@@ -106,7 +117,7 @@ int metric_decimals(const std::string& metric) { return is_rtt_metric(metric) ? 
 
 constexpr const char* kMetricChoices = "metric must be receiver_mbps, sender_mbps, retransmits, rto_count, "
                                        "recovery_episodes, receiver_delayed_acks, sender_tx_drops, receiver_rx_drops, "
-                                       "cpu_sender_pct, cpu_receiver_pct, rtt_min_ms, rtt_avg_ms, rtt_max_ms or "
+                                       "receiver_pause_frames, cpu_sender_pct, cpu_receiver_pct, rtt_min_ms, rtt_avg_ms, rtt_max_ms or "
                                        "rtt_stddev_ms";
 
 double metric(const results::RunResult& r, const results::FlowStats& f, const MeasuredSpec& m) {
@@ -130,7 +141,8 @@ std::string ratio_text(double r) {
 
 bool is_count_metric(const std::string& metric) {
   return metric == "retransmits" || metric == "rto_count" || metric == "recovery_episodes" ||
-         metric == "receiver_delayed_acks" || metric == "sender_tx_drops" || metric == "receiver_rx_drops";
+         metric == "receiver_delayed_acks" || metric == "sender_tx_drops" || metric == "receiver_rx_drops" ||
+         metric == "receiver_pause_frames";
 }
 
 bool is_rtt_metric(const std::string& metric) {

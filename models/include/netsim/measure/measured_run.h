@@ -22,7 +22,7 @@ struct MeasuredRun {
   std::string file;  // as given to the parser
   int line = 0;      // the line where this run's report starts (1-based)
   std::string tool;  // "iperf3-json" | "iperf3-text" | "iperf2" | "nuttcp" | "nstat" | "netstat-tcp" |
-                     // "netstat-if" | "proc-net-dev" | "ping"
+                     // "netstat-if" | "proc-net-dev" | "ethtool-s" | "ping"
   // Whose report it is: "client", "server", or "" when the report does not say.
   std::string side;
   std::string protocol = "TCP";  // "TCP" | "UDP" | "ICMP" (ping)
@@ -49,6 +49,9 @@ struct MeasuredRun {
   // The data receiver's host interface (Linux /proc/net/dev, two snapshots):
   // frames dropped on input (rx_dropped + rx_missed_errors) during the run.
   std::optional<std::uint64_t> rx_drops;
+  // The data receiver's NIC (Linux ethtool -S, two snapshots): 802.3x PAUSE
+  // frames it sent its link partner during the run (XOFF and XON).
+  std::optional<std::uint64_t> pause_frames_sent;
   // A ping's statistics (ping only): echo requests sent, replies received
   // (duplicates not counted), and the replies' round-trip times: min, mean,
   // max and population standard deviation (FreeBSD's stddev, Linux's mdev).
@@ -74,7 +77,8 @@ struct MeasuredRun {
 // The figures a run can give, by name: receiver_mbps, sender_mbps,
 // throughput_mbps, retransmits, cpu_sender_pct, cpu_receiver_pct, rto_count,
 // recovery_episodes, receiver_delayed_acks, sender_tx_drops,
-// receiver_rx_drops, rtt_min_ms, rtt_avg_ms, rtt_max_ms, rtt_stddev_ms.
+// receiver_rx_drops, receiver_pause_frames, rtt_min_ms, rtt_avg_ms,
+// rtt_max_ms, rtt_stddev_ms.
 const std::vector<std::string>& metric_names();
 bool is_metric(std::string_view name);
 // The value of metric `name` in `run`, or empty if the run does not carry it.

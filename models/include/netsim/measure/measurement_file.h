@@ -17,11 +17,11 @@
 namespace netsim::measure {
 
 enum class MeasurementFormat {
-  iperf3_json, iperf3_text, iperf2, nuttcp, nstat, netstat_tcp, netstat_if, proc_net_dev, ping
+  iperf3_json, iperf3_text, iperf2, nuttcp, nstat, netstat_tcp, netstat_if, proc_net_dev, ethtool_stats, ping
 };
 
 // "iperf3-json", "iperf3-text", "iperf2", "nuttcp", "nstat", "netstat-tcp",
-// "netstat-if", "proc-net-dev", "ping" (MeasuredRun::tool).
+// "netstat-if", "proc-net-dev", "ethtool-s", "ping" (MeasuredRun::tool).
 std::string format_name(MeasurementFormat format);
 // The format with that name, or empty.
 std::optional<MeasurementFormat> format_from_name(std::string_view name);

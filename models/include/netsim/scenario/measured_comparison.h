@@ -58,8 +58,9 @@ struct MeasuredCell {
 struct MeasuredMetric {
   std::string name;                     // "value" for a single-metric block
   // receiver_mbps | sender_mbps | retransmits | rto_count | recovery_episodes |
-  // receiver_delayed_acks | sender_tx_drops | receiver_rx_drops | cpu_sender_pct | cpu_receiver_pct | rtt_min_ms |
-  // rtt_avg_ms | rtt_max_ms | rtt_stddev_ms (a ping flow's; fairness: the throughputs)
+  // receiver_delayed_acks | sender_tx_drops | receiver_rx_drops | receiver_pause_frames |
+  // cpu_sender_pct | cpu_receiver_pct | rtt_min_ms | rtt_avg_ms | rtt_max_ms | rtt_stddev_ms
+  // (a ping flow's; fairness: the throughputs)
   std::string metric = "receiver_mbps";
   std::string flow;                     // throughput: the flow (empty: the first flow of each run)
   std::vector<std::string> fairness;    // non-empty: Jain's index over these flows
@@ -68,7 +69,7 @@ struct MeasuredMetric {
 };
 
 // retransmits, rto_count, recovery_episodes, receiver_delayed_acks, sender_tx_drops,
-// receiver_rx_drops.
+// receiver_rx_drops, receiver_pause_frames.
 bool is_count_metric(const std::string& metric);
 // rtt_min_ms, rtt_avg_ms, rtt_max_ms, rtt_stddev_ms: a ping flow's summary.
 bool is_rtt_metric(const std::string& metric);
