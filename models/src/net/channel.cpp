@@ -26,7 +26,7 @@ bool Channel::send(Packet* p) {
     return false;
   }
   queue_.push(p);
-  start_unless_paused();
+  start_if_idle();
   const std::uint64_t packets = occupancy_packets();
   const std::uint64_t bytes = occupancy_bytes();
   if (packets > counters_.max_queue_packets) counters_.max_queue_packets = packets;

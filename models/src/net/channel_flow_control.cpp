@@ -16,7 +16,7 @@ void Channel::receive_pause(SimTime duration) {
     return;
   }
   if (pause_timer_.pending()) sim_.cancel(pause_timer_);
-  start_unless_paused();
+  start_if_idle();
 }
 
 void Channel::send_pause(SimTime duration, Channel& target) {
@@ -26,7 +26,7 @@ void Channel::send_pause(SimTime duration, Channel& target) {
   pause_ring_[(pause_head_ + pause_sent_ + pause_waiting_) % kPauseRing] = PauseFrame{duration, &target};
   ++pause_waiting_;
   flow_control_ = true;
-  start_unless_paused();
+  start_if_idle();
 }
 
 // MAC Control goes first, and is not held by a PAUSE this end received.
@@ -72,7 +72,7 @@ void Channel::flow_control_event(std::uint64_t tag) {
     if (lpi_ != nullptr) lpi_->end_frame(lpi_dir_, sim_.now());
     start_next();
   } else if (tag == kPauseEnd) {
-    start_unless_paused();
+    start_if_idle();
   } else {  // kPauseArrives
     const PauseFrame f = pause_ring_[pause_head_];
     pause_head_ = (pause_head_ + 1) % kPauseRing;

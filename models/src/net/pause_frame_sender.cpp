@@ -16,7 +16,6 @@ PauseFrameSender::PauseFrameSender(Simulation& sim, const FlowControlConfig& con
 }
 
 void PauseFrameSender::fill_changed(std::uint64_t bytes) {
-  level_ = bytes;
   counters_.max_fill_bytes = std::max(counters_.max_fill_bytes, bytes);
   if (!xoff_ && bytes >= config_.high_water_bytes) {
     xoff_ = true;

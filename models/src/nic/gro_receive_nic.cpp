@@ -58,10 +58,11 @@ void GroReceiveNic::enable_flow_control(Channel& to_partner) {
   pause_ = std::make_unique<PauseFrameSender>(sim(), *config_.flow_control, to_partner, *attached_);
 }
 
-// Frames the FIFO holds take the descriptors the poll has freed, oldest first.
+// Frames the FIFO holds take the descriptors the poll has freed, oldest first
+// (a FIFO is only used in front of a limited ring).
 void GroReceiveNic::refill_ring_from_fifo() {
   bool moved = false;
-  while (!fifo_.empty() && (config_.ring_size == 0 || ring_.packets() < config_.ring_size)) {
+  while (!fifo_.empty() && ring_.packets() < config_.ring_size) {
     Packet* p = fifo_.pop();
     fifo_bytes_ -= fifo_size(*p);
     ring_.push(p);

@@ -48,24 +48,28 @@ double sender_tx_drops(const results::RunResult& r, const results::FlowStats& f)
   return static_cast<double>(drops);
 }
 
-// Frames the receive rings of a flow's receiving host dropped (full ring):
-// /proc/net/dev's receive drop column of its interface (host-wide too).
-double receiver_rx_drops(const results::RunResult& r, const results::FlowStats& f) {
-  std::uint64_t drops = 0;
+// A count summed over the receive NICs of a flow's receiving host (the
+// host's figure, like the interface counters it is compared with).
+template <class Count>
+double receiving_host_nics(const results::RunResult& r, const results::FlowStats& f, Count count) {
+  std::uint64_t sum = 0;
   for (const auto& n : r.nics()) {
-    if (n.host() == f.dst()) drops += n.ring_drops();
+    if (n.host() == f.dst()) sum += count(n);
   }
-  return static_cast<double>(drops);
+  return static_cast<double>(sum);
+}
+
+// Frames the receive rings of a flow's receiving host dropped (full ring):
+// /proc/net/dev's receive drop column of its interface.
+double receiver_rx_drops(const results::RunResult& r, const results::FlowStats& f) {
+  return receiving_host_nics(r, f, [](const results::NicStats& n) { return n.ring_drops(); });
 }
 
 // 802.3x PAUSE frames (XOFF and XON) the receive NICs of a flow's receiving
-// host sent: ethtool -S's tx_flow_control_xon + _xoff (host-wide too).
+// host sent: ethtool -S's tx_flow_control_xon + _xoff.
 double receiver_pause_frames(const results::RunResult& r, const results::FlowStats& f) {
-  std::uint64_t frames = 0;
-  for (const auto& n : r.nics()) {
-    if (n.host() == f.dst()) frames += n.pause_xoff_frames() + n.pause_xon_frames();
-  }
-  return static_cast<double>(frames);
+  return receiving_host_nics(r, f,
+                             [](const results::NicStats& n) { return n.pause_xoff_frames() + n.pause_xon_frames(); });
 }
 
 // A flow's value of a measured metric in run `r`: its throughput at either

@@ -149,7 +149,7 @@ class Channel final : public EventHandler {
 
  private:
   void start_next();
-  void start_unless_paused() {
+  void start_if_idle() {
     if (!busy()) start_next();
   }
   void start_pause_frame();

@@ -70,7 +70,6 @@ class PauseFrameSender final : public EventHandler {
   Channel& to_partner_;
   Channel& from_partner_;
   bool xoff_ = false;
-  std::uint64_t level_ = 0;
   Timer refresh_timer_;
   FlowControlCounters counters_;
 };
