@@ -145,6 +145,34 @@ TEST(PacketPool, RecyclesWithoutGrowing) {
   pool.release(q);
 }
 
+// The limit counts whole chunks: with chunks of 4 and a limit of 8, the
+// ninth packet alive at once throws; released packets make room again.
+TEST(PacketPool, ThrowsBeyondItsLimitAndStaysUsable) {
+  PacketPool pool(4);
+  EXPECT_EQ(pool.limit(), PacketPool::kDefaultLimit);
+  pool.set_limit(8);
+  std::vector<Packet*> held;
+  for (int i = 0; i < 8; ++i) held.push_back(pool.alloc());
+  try {
+    pool.alloc();
+    FAIL() << "expected PacketLimitError";
+  } catch (const PacketLimitError& e) {
+    EXPECT_EQ(e.limit(), 8u);
+    EXPECT_STREQ(e.what(), "more than 8 packets in flight");
+  }
+  EXPECT_EQ(pool.capacity(), 8u);
+  EXPECT_EQ(pool.in_use(), 8u);
+  pool.release(held.back());
+  held.back() = pool.alloc();
+  EXPECT_EQ(pool.in_use(), 8u);
+  // A limit that is not a whole number of chunks rounds up to one.
+  PacketPool odd(4);
+  odd.set_limit(5);
+  for (int i = 0; i < 8; ++i) odd.alloc();
+  EXPECT_THROW(odd.alloc(), PacketLimitError);
+  for (Packet* p : held) pool.release(p);
+}
+
 struct Counter : EventHandler {
   Simulation* sim = nullptr;
   std::vector<SimTime> times;

@@ -731,7 +731,7 @@ TEST(ScenarioTcp, NonBooleanSack) {
 }
 TEST(ScenarioTcp, UdpFlowRejectsCc) {
   expect_text_error(with_flow("  f: { type: udp, from: a, to: b, cc: cubic }"), 9, 35, "traffic.f.cc",
-                    "unknown key 'cc' (accepted keys: type, from, to, src_port, dst_port, size, rate, start, stop)");
+                    "unknown key 'cc' (accepted keys: type, from, to, src_port, dst_port, size, rate, start, stop, send_buffer)");
 }
 TEST(ScenarioTcp, TcpFlowRejectsSizeAndRate) {
   expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, size: 1000B }"), 9, 35, "traffic.f.size",

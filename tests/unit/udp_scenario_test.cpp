@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <stdexcept>
 #include <thread>
+#include <tuple>
 #include <utility>
 
+#include "netsim/app/udp_source.h"
 #include "netsim/scenario/scenario_builder.h"
 #include "netsim/scenario/scenario_loader.h"
 #include "netsim/scenario/scenario_runner.h"
@@ -198,6 +201,102 @@ TEST(UdpScenario, HostTxBufferMustBePositive) {
     EXPECT_NE(std::string(e.what()).find("txq.yaml:4:"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("hosts.a.tx_buffer_packets"), std::string::npos) << e.what();
   }
+}
+
+// A constant-rate source faster than its link blocks on its send buffer
+// (SO_SNDBUF) instead of piling datagrams into the interface queue: with
+// room for ten 1500-byte IP packets, the queue holds at most ten, nothing is
+// dropped, and the link carries what it would have carried anyway.
+TEST(UdpScenario, SendBufferBlocksAFastSourceAtItsLinksRate) {
+  auto run = [](const std::string& buffer) {
+    const std::string yaml = "name: sndbuf\nduration: 100ms\nhosts:\n  a: { address: 10.0.0.1 }\n"
+                             "  b: { address: 10.0.0.2 }\nlinks:\n  a-b: { ends: [a, b], rate: 100Mbps }\n"
+                             "traffic:\n  f: { type: udp, from: a, to: b, rate: 200Mbps" + buffer + " }\n";
+    const ScenarioSpec spec = parse_scenario_text(yaml, "sndbuf.yaml");
+    BuiltScenario built = build_scenario(spec);
+    built.sim->run_until(spec.duration);
+    const Channel& out = built.links[0]->a_to_b();
+    const UdpSource& src = *built.udp_flows[0].source;
+    return std::make_tuple(out.counters(), out.occupancy_packets(), src.packets_sent(), src.send_blocks(),
+                           src.buffered_bytes());
+  };
+  // 1538 wire bytes at 100 Mbit/s: a frame every 123.04 us, 812 of them
+  // complete within 100 ms (812 x 123.04 us = 99.908 ms).
+  const auto [c, left, sent, blocks, buffered] = run(", send_buffer: 15000B");
+  EXPECT_EQ(c.packets_sent, 812u);
+  EXPECT_EQ(c.packets_dropped, 0u);
+  EXPECT_EQ(c.max_queue_packets, 10u);
+  EXPECT_EQ(c.max_queue_bytes, 15000u);
+  // Each frame that left let one more datagram in: ten are still there.
+  EXPECT_EQ(left, 10u);
+  EXPECT_EQ(buffered, 15000u);
+  EXPECT_EQ(sent, c.packets_sent + left);
+  EXPECT_GT(blocks, 0u);
+
+  // send_buffer: 0 is the old unlimited socket: every datagram of the
+  // 200 Mbit/s schedule (one per 58.88 us: n = 0..1698) is queued at once.
+  const auto [u, u_left, u_sent, u_blocks, u_buffered] = run(", send_buffer: 0");
+  EXPECT_EQ(u_sent, 1699u);
+  EXPECT_EQ(u.packets_sent, 812u);
+  EXPECT_EQ(u.packets_sent + u_left, 1699u);
+  EXPECT_EQ(u_blocks, 0u);
+  EXPECT_EQ(u_buffered, 0u);  // not counted without a limit
+
+  // The default is Linux's net.core.wmem_default, 212992 bytes: 142 packets
+  // of 1500 (141 x 1500 = 211500 still leaves room for one more).
+  const auto [d, d_left, d_sent, d_blocks, d_buffered] = run("");
+  EXPECT_EQ(d.max_queue_packets, 142u);
+  EXPECT_EQ(d.max_queue_bytes, 213000u);
+  EXPECT_EQ(d.packets_sent, 812u);
+  EXPECT_EQ(d.packets_dropped, 0u);
+}
+
+// A queue without a limit that outgrows max_packets stops the run with a
+// message naming the time, the limit and the queue, instead of taking all
+// memory; the other runs of a sweep are not affected.
+TEST(UdpScenario, PacketLimitStopsARunawayQueueWithAMessage) {
+  const std::string yaml = "name: runaway\nduration: 10ms\nmax_packets: 4096\nhosts:\n  a: { address: 10.0.0.1 }\n"
+                           "  b: { address: 10.0.0.2 }\nlinks:\n  a-b: { ends: [a, b], rate: 1Gbps }\n"
+                           "traffic:\n  f: { type: udp, from: a, to: b, rate: 100Gbps, send_buffer: 0 }\n";
+  const ScenarioSpec spec = parse_scenario_text(yaml, "runaway.yaml");
+  EXPECT_EQ(spec.max_packets, 4096u);
+  try {
+    run_scenario(spec);
+    FAIL() << "expected the packet limit to stop the run";
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("run stopped at 0."), std::string::npos) << what;
+    EXPECT_NE(what.find("max_packets: 4096"), std::string::npos) << what;
+    EXPECT_NE(what.find("the longest queue is a -> b with 40"), std::string::npos) << what;
+  }
+  // With the default send buffer the same source runs at the link's rate:
+  // 812 frames of 12.304 us leave within 10 ms, 142 (a full send buffer) are
+  // still queued, and all arrive once the run drains.
+  const std::string bounded = std::string(yaml).replace(yaml.find(", send_buffer: 0"), 16, "");
+  const results::RunResult r = run_scenario(parse_scenario_text(bounded, "runaway.yaml"));
+  ASSERT_EQ(r.flows_size(), 1);
+  EXPECT_EQ(r.flows(0).packets_sent(), 812u + 142u);
+  EXPECT_EQ(r.flows(0).packets_lost(), 0u);
+}
+
+TEST(UdpScenario, MaxPacketsAndSendBufferAreChecked) {
+  auto error_of = [](const std::string& yaml) -> std::string {
+    try {
+      parse_scenario_text(yaml, "bad.yaml");
+    } catch (const ScenarioError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const std::string hosts = "hosts:\n  a: { address: 10.0.0.1 }\n  b: { address: 10.0.0.2 }\n"
+                            "links:\n  a-b: { ends: [a, b], rate: 1Gbps }\n";
+  const std::string small = error_of("name: x\nduration: 1ms\nmax_packets: 10\n" + hosts + "traffic: {}\n");
+  EXPECT_NE(small.find("bad.yaml:3:"), std::string::npos) << small;
+  EXPECT_NE(small.find("'max_packets'"), std::string::npos) << small;
+  const std::string negative = error_of("name: x\nduration: 1ms\n" + hosts +
+                                        "traffic:\n  f: { type: udp, from: a, to: b, rate: 1Mbps, send_buffer: -1B }\n");
+  EXPECT_NE(negative.find("bad.yaml:9:"), std::string::npos) << negative;
+  EXPECT_NE(negative.find("traffic.f.send_buffer"), std::string::npos) << negative;
 }
 
 }  // namespace

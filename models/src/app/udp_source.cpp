@@ -1,5 +1,6 @@
 #include "netsim/app/udp_source.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "netsim/sim/int128.h"
@@ -39,10 +40,47 @@ void UdpSource::handle_event(std::uint64_t) {
     fill_interface();
     return;
   }
+  if (send_buffer_full()) {
+    // Blocked in sendto(): on_queue_change re-arms the timer when a frame leaves.
+    blocked_ = true;
+    ++blocks_;
+    return;
+  }
   send_one();
   const Int128 bits = static_cast<Int128>(sent_) * config_.payload_bytes * 8 * kPicosPerSecond;
   const SimTime next = config_.start + static_cast<SimTime>(bits / config_.rate->bps());
-  if (next < config_.stop) sim().arm_at(timer_, next);
+  // Behind schedule after a block: the next datagram goes at once.
+  if (next < config_.stop) sim().arm_at(timer_, std::max(next, sim().now()));
+}
+
+bool UdpSource::mine(const Packet& p) const {
+  return p.protocol == IpProtocol::udp && p.flow_id == config_.flow_id && p.src_port == config_.src_port;
+}
+
+bool UdpSource::send_buffer_full() {
+  if (config_.send_buffer == 0) return false;
+  if (!watching_) {
+    // Our share is at most the whole interface's: below the buffer, no need to count.
+    if (interface_->occupancy_bytes() < config_.send_buffer) return false;
+    buffered_ = interface_->occupancy_bytes_if([this](const Packet& p) { return mine(p); });
+    interface_->add_observer(this);
+    watching_ = true;
+  }
+  return buffered_ >= config_.send_buffer;
+}
+
+void UdpSource::on_queue_change(const Channel&, QueueEvent event, const Packet& p) {
+  // Only this socket's datagrams count; a tail-dropped one never joined.
+  if (!mine(p)) return;
+  if (event == QueueEvent::enqueue) {
+    buffered_ += p.ip_bytes();
+  } else if (event == QueueEvent::dequeue) {
+    buffered_ -= p.ip_bytes();
+    if (blocked_ && buffered_ < config_.send_buffer) {
+      blocked_ = false;
+      sim().arm_at(timer_, sim().now());
+    }
+  }
 }
 
 void UdpSource::fill_interface() {

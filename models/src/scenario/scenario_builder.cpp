@@ -308,6 +308,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
   BuiltScenario b;
   b.spec = &spec;
   b.sim = std::make_unique<Simulation>(spec.seed);
+  b.sim->packets().set_limit(spec.max_packets);
   Simulation& sim = *b.sim;
   b.topology = build_topology(spec);
   NodeIndex idx = index_nodes(spec);
@@ -430,6 +431,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     c.start = fl.start;
     c.stop = fl.stop ? std::min(*fl.stop, spec.duration) : spec.duration;
     c.flow_id = flow_id++;
+    c.send_buffer = static_cast<std::uint64_t>(fl.send_buffer);
     UdpSource* source = &sim.add<UdpSource>(fl.name, *from, c);
     b.udp_flows.push_back({&fl, source, sink});
   }

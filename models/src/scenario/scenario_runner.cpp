@@ -506,6 +506,26 @@ void add_overrides(google::protobuf::RepeatedPtrField<results::Override>& out, c
   }
 }
 
+// The pool's limit in the scenario's terms: when it was reached, and which
+// link direction holds the most packets (usually the queue without a limit).
+[[noreturn]] void throw_packet_limit(const BuiltScenario& b, const PacketLimitError& e) {
+  const Channel* longest = nullptr;
+  for (const Link* l : b.links) {
+    for (const Channel* ch : {&l->a_to_b(), &l->b_to_a()}) {
+      if (longest == nullptr || ch->occupancy_packets() > longest->occupancy_packets()) longest = ch;
+    }
+  }
+  std::string msg = "run stopped at " + format_seconds(b.sim->now()) + " s: " + e.what() + " (max_packets: " +
+                    std::to_string(e.limit()) + ")";
+  if (longest != nullptr && longest->occupancy_packets() > 0) {
+    msg += "; the longest queue is " + longest->from() + " -> " + longest->to() + " with " +
+           std::to_string(longest->occupancy_packets()) + " packets";
+  }
+  msg += ". A queue without a limit is growing, as behind a source faster than its link: give it one "
+         "(hosts.NAME.tx_buffer_packets, links.NAME.queue, a switch buffer), or raise max_packets";
+  throw std::runtime_error(msg);
+}
+
 results::RunResult run_result_header(const std::string& scenario_name, const std::string& scenario_file,
                                      std::uint64_t seed, const std::vector<Override>& overrides) {
   results::RunResult out;
@@ -561,16 +581,20 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
     if (cpu != nullptr) cpu_logs[n->name()] = &sim.add<CpuUsageLog>("cpu-log/" + n->name(), *cpu, kPicosPerMilli,
                                                                      spec.duration);
   }
-  sim.run_until(spec.duration);
-  // TCP counters end with the run (the drain only lets packets land).
-  for (const BuiltTcpFlow& f : b.tcp_flows) f.driver->finish();
   std::vector<SimTime> busy_at_end;
-  for (const Link* l : b.links) {
-    busy_at_end.push_back(l->a_to_b().busy_time_so_far(spec.duration));
-    busy_at_end.push_back(l->b_to_a().busy_time_so_far(spec.duration));
+  try {
+    sim.run_until(spec.duration);
+    // TCP counters end with the run (the drain only lets packets land).
+    for (const BuiltTcpFlow& f : b.tcp_flows) f.driver->finish();
+    for (const Link* l : b.links) {
+      busy_at_end.push_back(l->a_to_b().busy_time_so_far(spec.duration));
+      busy_at_end.push_back(l->b_to_a().busy_time_so_far(spec.duration));
+    }
+    // Sources are inactive past `duration`; let in-flight packets land.
+    sim.run_until(spec.duration + options.drain);
+  } catch (const PacketLimitError& e) {
+    throw_packet_limit(b, e);
   }
-  // Sources are inactive past `duration`; let in-flight packets land.
-  sim.run_until(spec.duration + options.drain);
 
   out.set_sim_time_ps(spec.duration);
   out.set_events(sim.events_processed());

@@ -10,12 +10,13 @@ namespace netsim::scenario_internal {
 
 using KeyList = std::span<const std::string_view>;
 
-inline constexpr std::array<std::string_view, 18> kTopKeys{
-    "name",    "description", "seed",     "seeds",    "duration", "interval",  "hosts",      "switches", "hubs",
-    "links",   "filters",     "traffic",  "sweep",    "measured", "profiles",  "include",    "calibrate", "calibration"};
+inline constexpr std::array<std::string_view, 19> kTopKeys{
+    "name",    "description", "seed",     "seeds",    "duration", "interval",  "max_packets", "hosts",     "switches",
+    "hubs",    "links",       "filters",  "traffic",  "sweep",    "measured",  "profiles",    "include",   "calibrate",
+    "calibration"};
 // Top-level fields that hold a single scalar, and so can be overridden or swept.
-inline constexpr std::array<std::string_view, 6> kTopScalarKeys{"name",     "description", "seed",
-                                                                "seeds",    "duration",    "interval"};
+inline constexpr std::array<std::string_view, 7> kTopScalarKeys{"name",     "description", "seed",       "seeds",
+                                                                "duration", "interval",    "max_packets"};
 
 inline constexpr std::array<std::string_view, 10> kHostKeys{"address",   "nic",       "hz",     "clock_ppm",
                                                             "tx_buffer", "tx_buffer_packets", "cpu", "profile",
@@ -40,8 +41,8 @@ inline constexpr std::array<std::string_view, 3> kEeeKeys{"wake", "lpi_after", "
 inline constexpr std::array<std::string_view, 7> kFilterKeys{"host",   "hook",        "type", "every",
                                                              "packet", "probability", "match"};
 inline constexpr std::array<std::string_view, 3> kMatchKeys{"protocol", "src_port", "dst_port"};
-inline constexpr std::array<std::string_view, 9> kUdpFlowKeys{"type", "from", "to",    "src_port", "dst_port",
-                                                              "size", "rate", "start", "stop"};
+inline constexpr std::array<std::string_view, 10> kUdpFlowKeys{"type", "from",  "to",    "src_port", "dst_port",
+                                                               "size", "rate",  "start", "stop",     "send_buffer"};
 inline constexpr std::array<std::string_view, 16> kTcpFlowKeys{"type", "from", "to",  "dst_port", "cc",   "start", "stop",
                                                                "sack", "lrd",  "tso", "app",      "time", "length",
                                                                "parallel", "start_jitter", "reverse"};

@@ -152,6 +152,8 @@ void Validator::parse_top(const std::string& key, const Field& f) {
                        format_duration(spec_.duration) + ")");
       }
     });
+  } else if (key == "max_packets") {
+    spec_.max_packets = static_cast<std::uint64_t>(r_.integer(f, 1024, std::int64_t{1} << 40));
   } else if (key == "hosts") {
     if (f.value.IsNull() || (f.value.IsMap() && f.value.size() == 0)) {
       r_.fail(f, "no hosts defined: a scenario needs at least two hosts connected by links");
@@ -706,6 +708,8 @@ void Validator::parse_udp_flow(const std::string& name, const Field& f) {
       fl.src_port = static_cast<std::uint16_t>(r_.integer(v, 1, 65535));
     } else if (key == "size") {
       fl.payload_bytes = r_.size(v, 1, kMaxUdpPayload);
+    } else if (key == "send_buffer") {
+      fl.send_buffer = r_.size(v, 0, std::int64_t{1} << 40);
     } else if (key == "rate") {
       const std::string& text = r_.scalar(v, "a rate such as 500Mbps, or max");
       if (text == "max") {

@@ -104,6 +104,15 @@ class Channel final : public EventHandler {
   std::uint64_t occupancy_packets() const { return queue_.packets() + (in_service_ != nullptr ? 1 : 0); }
   std::uint64_t occupancy_bytes() const { return queue_.bytes() + (in_service_ != nullptr ? in_service_->ip_bytes() : 0); }
   std::uint64_t queued_packets() const { return queue_.packets(); }
+  // IP bytes of the packets held (queued or in service) for which pred(p) holds.
+  template <typename Pred>
+  std::uint64_t occupancy_bytes_if(Pred pred) const {
+    std::uint64_t bytes = (in_service_ != nullptr && pred(*in_service_)) ? in_service_->ip_bytes() : 0;
+    for (const Packet* p = queue_.front(); p != nullptr; p = p->next) {
+      if (pred(*p)) bytes += p->ip_bytes();
+    }
+    return bytes;
+  }
   // The highest occupancy since the previous call (or the start), for
   // per-interval queue reports; the next window starts at the current occupancy.
   struct OccupancyPeak {

@@ -17,6 +17,7 @@
 #include "netsim/net/low_power_idle.h"
 #include "netsim/sim/data_rate.h"
 #include "netsim/sim/packet.h"
+#include "netsim/sim/packet_pool.h"
 #include "netsim/sim/time.h"
 
 namespace netsim {
@@ -160,6 +161,7 @@ struct UdpFlowSpec {
   std::optional<DataRate> rate;       // payload bit rate; nullopt = as fast as the path allows
   SimTime start = 0;
   std::optional<SimTime> stop;        // nullopt: until the end of the run
+  std::int64_t send_buffer = 212992;  // SO_SNDBUF in IP bytes (UdpSourceConfig); 0 = unlimited
 };
 
 // An iperf3-like bulk TCP transfer: a FreeBSD sender with unlimited data to a
@@ -246,6 +248,9 @@ struct ScenarioSpec {
   int seeds = 1;
   SimTime duration = 0;
   SimTime interval = 0;  // interval-report period; 0 = no interval samples
+  // Packets that may exist at once; beyond it the run stops with an error
+  // (PacketPool::set_limit): a queue without a limit is growing.
+  std::uint64_t max_packets = PacketPool::kDefaultLimit;
   std::vector<HostSpec> hosts;
   std::vector<SwitchSpec> switches;
   std::vector<HubSpec> hubs;
