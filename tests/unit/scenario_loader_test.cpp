@@ -369,6 +369,14 @@ TEST(ScenarioLoaderErrors, DuplicateAddress) {
 TEST(ScenarioLoaderErrors, IntervalLongerThanDuration) {
   expect_bad("interval_too_long.yaml", 4, 11, "interval", "interval (2s) must not exceed duration (1s)");
 }
+// One report per microsecond of a second is the most a run may write.
+TEST(ScenarioLoaderErrors, TooManyIntervalReports) {
+  std::string yaml = kBase + "interval: 999ns\n";
+  expect_text_error(yaml, 10, 11, "interval",
+                    "interval (999ns) over duration (1s) gives more than 1000000 interval reports");
+  yaml.replace(yaml.find("999ns"), 5, "1us");
+  EXPECT_NO_THROW(parse_scenario_text(yaml, "inline.yaml"));
+}
 TEST(ScenarioLoaderErrors, ZeroDuration) {
   std::string yaml = kBase;
   yaml.replace(yaml.find("1s"), 2, "0s");

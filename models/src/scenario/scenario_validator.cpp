@@ -32,6 +32,9 @@ constexpr std::int64_t kMaxFraming = 65535;
 constexpr std::int64_t kMaxNicBudget = 65536;
 constexpr std::int64_t kMaxNapiDeferHardIrqs = 2147483647;  // S32_MAX, as sysfs accepts
 constexpr std::int64_t kMaxSeeds = 100000;
+// Interval reports per run: each holds every flow's and link's figures (about
+// 1 KB), so a 1 ns interval over a second would take a terabyte.
+constexpr std::int64_t kMaxIntervalReports = 1000000;
 constexpr double kMaxClockPpm = 1000;  // 0.1%: ten times what IEEE 802.3 allows an Ethernet transmitter
 
 constexpr std::array<std::string_view, 5> kRequiredTop{"name", "duration", "hosts", "links", "traffic"};
@@ -150,6 +153,11 @@ void Validator::parse_top(const std::string& key, const Field& f) {
       if (spec_.interval > spec_.duration) {
         r_.fail(f, "interval (" + format_duration(spec_.interval) + ") must not exceed duration (" +
                        format_duration(spec_.duration) + ")");
+      }
+      if (spec_.interval > 0 && spec_.duration / spec_.interval > kMaxIntervalReports) {
+        r_.fail(f, "interval (" + format_duration(spec_.interval) + ") over duration (" +
+                       format_duration(spec_.duration) + ") gives more than " + std::to_string(kMaxIntervalReports) +
+                       " interval reports; use a longer interval");
       }
     });
   } else if (key == "max_packets") {
