@@ -23,6 +23,7 @@ readonly packages=(
   libprotobuf-dev protobuf-compiler
   libgtest-dev libbenchmark-dev
   python3                # tests: results.csv through Python's csv module, record comparisons
+  python3-yaml           # tests: the input fuzzer (tests/fuzz) reads the scenarios' keys
   slurm-wlm              # tests: the emitted job array on a single-node Slurm cluster (auth/none, no munge)
 )
 

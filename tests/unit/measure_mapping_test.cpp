@@ -102,7 +102,7 @@ TEST(MeasureCells, BrokenFilesAreReportedAndTheRestLoads) {
 
   ASSERT_EQ(c.errors.size(), 4u);
   EXPECT_EQ(std::string(c.errors[0].what()), kData + "broken-iperf3-garbled.txt:5: error: malformed rate '9#0'");
-  EXPECT_EQ(std::string(c.errors[1].what()), kData + "missing.json: error: cannot open the file");
+  EXPECT_EQ(std::string(c.errors[1].what()), kData + "missing.json: error: cannot read the file: No such file or directory");
   // iperf2 client reports measure the sender: no receiver_mbps.
   EXPECT_EQ(std::string(c.errors[2].what()),
             kData + "iperf2-plain.txt:3: error: this iperf2 client report has no receiver_mbps (it has sender_mbps, "

@@ -286,7 +286,7 @@ TEST(MeasureDetection, UnrecognisedAndEmptyFiles) {
                "nuttcp lines, nstat output, FreeBSD netstat -s -p tcp or netstat -I IFACE -d output, Linux /proc/net/dev or ping output)");
   const LoadedMeasurements missing = load_measurement_file(kData + "no-such-file.txt");
   ASSERT_EQ(missing.errors.size(), 1u);
-  EXPECT_EQ(std::string(missing.errors[0].what()), kData + "no-such-file.txt: error: cannot open the file");
+  EXPECT_EQ(std::string(missing.errors[0].what()), kData + "no-such-file.txt: error: cannot read the file: No such file or directory");
 }
 
 }  // namespace

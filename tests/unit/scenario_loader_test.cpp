@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "netsim/calibrate/calibration_profile.h"
 #include "netsim/sim/units.h"
 #include "scenario_error_capture.h"
 
@@ -368,6 +369,22 @@ TEST(ScenarioLoaderErrors, DuplicateAddress) {
 }
 TEST(ScenarioLoaderErrors, IntervalLongerThanDuration) {
   expect_bad("interval_too_long.yaml", 4, 11, "interval", "interval (2s) must not exceed duration (1s)");
+}
+// Files that cannot be read say why: the system's reason, or a directory
+// (which an ifstream would open and read as empty).
+TEST(ScenarioLoaderErrors, UnreadableFilesSayWhy) {
+  const std::string dir = fixture("good");
+  const ScenarioError d = load_error(dir);
+  EXPECT_EQ(d.message, "cannot read scenario file '" + dir + "': it is a directory");
+  const ScenarioError m = load_error(fixture("no-such.yaml"));
+  EXPECT_EQ(m.message, "cannot read scenario file '" + fixture("no-such.yaml") + "': No such file or directory");
+  try {
+    calibrate::load_calibration_profile(dir);
+    ADD_FAILURE() << "a directory loaded as a calibration profile";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.message, "cannot read the calibration profile: it is a directory");
+    EXPECT_EQ(e.loc.file, dir);
+  }
 }
 // One report per microsecond of a second is the most a run may write.
 TEST(ScenarioLoaderErrors, TooManyIntervalReports) {

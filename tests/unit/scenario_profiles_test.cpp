@@ -168,7 +168,7 @@ TEST_F(Profiles, IncludeErrors) {
   EXPECT_EQ(missing.loc.file, path);
   EXPECT_EQ(missing.loc.line, 2);
   EXPECT_EQ(missing.field, "include[0]");
-  EXPECT_NE(missing.message.find("cannot open included file"), std::string::npos) << missing.what();
+  EXPECT_NE(missing.message.find("cannot read included file"), std::string::npos) << missing.what();
 
   const std::string lib = write("lib/vms.yaml", "profiles:\n  vm: { hz: 100 }\nhosts: {}\n");
   const ScenarioError extra = error(path);

@@ -2,8 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include <fstream>
-#include <sstream>
+
+#include "../common/file_text.h"
 
 #include "netsim/results/result_writers.h"
 #include "netsim/scenario/scenario_loader.h"
@@ -190,11 +190,11 @@ CalibrationProfile parse_calibration_profile(const std::string& text, const std:
 }
 
 CalibrationProfile load_calibration_profile(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw ScenarioError(SourceLoc{path, 0, 0}, "", "cannot read the calibration profile");
-  std::ostringstream text;
-  text << f.rdbuf();
-  return parse_calibration_profile(text.str(), path);
+  std::string text;
+  if (const std::string why = read_file_text(path, text); !why.empty()) {
+    throw ScenarioError(SourceLoc{path, 0, 0}, "", "cannot read the calibration profile: " + why);
+  }
+  return parse_calibration_profile(text, path);
 }
 
 }  // namespace netsim::calibrate

@@ -3,7 +3,7 @@
 #include <array>
 
 #include "ethtool_stats_parser.h"
-#include "file_text.h"
+#include "measured_text.h"
 #include "iperf2_text_parser.h"
 #include "iperf3_json_parser.h"
 #include "iperf3_text_parser.h"
@@ -147,7 +147,7 @@ std::vector<MeasuredRun> parse_measurements(std::string_view text, const std::st
 LoadedMeasurements load_measurement_file(const std::string& path, std::optional<MeasurementFormat> format) {
   LoadedMeasurements out;
   try {
-    out.runs = parse_measurements(read_file_text(path), path, format);
+    out.runs = parse_measurements(read_measured_text(path), path, format);
   } catch (const MeasureError& e) {
     out.errors.push_back(e);
   }

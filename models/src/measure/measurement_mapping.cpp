@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "file_text.h"
+#include "measured_text.h"
 #include "netsim/measure/measure_error.h"
 #include "report_text.h"
 
@@ -116,7 +116,7 @@ MeasurementMapping parse_mapping_text(std::string_view yaml, const std::string& 
 }
 
 MeasurementMapping load_mapping(const std::string& path) {
-  return parse_mapping_text(read_file_text(path), path);
+  return parse_mapping_text(read_measured_text(path), path);
 }
 
 MappingEntry parse_data_arg(std::string_view arg) {

@@ -3,12 +3,10 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include <cerrno>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <optional>
-#include <system_error>
+
+#include "../common/file_text.h"
 
 #include "netsim/calibrate/calibration_profile.h"
 
@@ -64,20 +62,11 @@ ScenarioSpec parse_scenario_text(std::string_view yaml, const std::string& filen
 }
 
 ScenarioSpec load_scenario(const std::string& path, const std::vector<Override>& overrides) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw ScenarioError(SourceLoc{path, 0, 0}, "", "cannot read scenario file '" + path + "': it is a directory");
+  std::string text;
+  if (const std::string why = read_file_text(path, text); !why.empty()) {
+    throw ScenarioError(SourceLoc{path, 0, 0}, "", "cannot read scenario file '" + path + "': " + why);
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    const int err = errno;
-    throw ScenarioError(SourceLoc{path, 0, 0}, "",
-                        "cannot open scenario file '" + path + "': " + std::generic_category().message(err));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw ScenarioError(SourceLoc{path, 0, 0}, "", "cannot read scenario file '" + path + "'");
-  return parse_scenario_text(text.str(), path, overrides);
+  return parse_scenario_text(text, path, overrides);
 }
 
 }  // namespace netsim

@@ -2,15 +2,14 @@
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <system_error>
 #include <utility>
+
+#include "../common/file_text.h"
 
 #include "netsim/scenario/scenario_loader.h"
 #include "scenario_schema.h"
@@ -115,16 +114,11 @@ void Library::include(const Field& entry, const std::string& from, const Reader&
   }
   if (std::find(loaded_.begin(), loaded_.end(), id) != loaded_.end()) return;
   if (stack.size() > kMaxIncludeDepth) r.fail(entry, "includes nested more than " + std::to_string(kMaxIncludeDepth) + " deep");
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) r.fail(entry, "cannot include '" + path + "': it is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    const int err = errno;
-    r.fail(entry, "cannot open included file '" + path + "': " + std::generic_category().message(err));
+  std::string content;
+  if (const std::string why = read_file_text(path, content); !why.empty()) {
+    r.fail(entry, "cannot read included file '" + path + "': " + why);
   }
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  auto text = std::make_shared<const std::string>(buf.str());
+  auto text = std::make_shared<const std::string>(std::move(content));
   const YAML::Node doc = parse_yaml_document(*text, path);
   loaded_.push_back(id);
   files.push_back(path);

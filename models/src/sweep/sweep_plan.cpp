@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstring>
-#include <fstream>
 #include <map>
-#include <sstream>
+
+#include "../common/file_text.h"
 
 #include "netsim/scenario/scenario_loader.h"
 #include "netsim/sweep/sha256.h"
@@ -20,11 +19,11 @@ std::string_view trim(std::string_view s) {
 }
 
 std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ScenarioError(SourceLoc{path, 0, 0}, "", std::string("cannot read file: ") + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  std::string text;
+  if (const std::string why = read_file_text(path, text); !why.empty()) {
+    throw ScenarioError(SourceLoc{path, 0, 0}, "", "cannot read file: " + why);
+  }
+  return text;
 }
 
 bool parse_u64(std::string_view text, std::uint64_t& out) {
