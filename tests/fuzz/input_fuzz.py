@@ -5,7 +5,8 @@ Four kinds of cases, each drawn from a seeded generator (the same seed gives
 the same cases):
   text   the shipped scenarios (or a profile they include) with lines
          mutated: values replaced, lines deleted, duplicated, re-indented or
-         swapped, keys renamed, garbage inserted, the file truncated;
+         swapped, keys renamed, garbage inserted, the file truncated; then
+         validate, run, or (for T1 and T2) a one-evaluation calibrate;
   set    --set overrides on the scenarios' own keys, with values of any type
          or of the field's type at its extremes (1 bit/s .. 1 Tbit/s, 0 B ..
          1 GB, 0 s .. 10^6 s, integers to 2^31);
@@ -170,7 +171,15 @@ def text_cases(rng, tmp):
             lines = mutate(lines, rng)
         open(target, 'w', encoding='utf-8').write('\n'.join(lines))
         path = os.path.join(work, 'scenarios', f)
-        args = [NETSIM, 'validate', path] if rng.random() < 0.3 else [NETSIM, 'run', path] + SHORT + ['-j', '1']
+        pick = rng.random()
+        if pick < 0.1 and 'calibrate:' in open(os.path.join(SCEN, f)).read():
+            # a fit of one evaluation per start, its profile written into the case's directory
+            args = [NETSIM, 'calibrate', path] + SHORT[:4] + ['--max-evaluations', '1', '--check-seeds', '0', '--out',
+                                                            os.path.join(work, 'fit.profile.yaml')]
+        elif pick < 0.35:
+            args = [NETSIM, 'validate', path]
+        else:
+            args = [NETSIM, 'run', path] + SHORT + ['-j', '1']
         run(args, work, f'text #{n} ({os.path.basename(target)})')
         shutil.rmtree(work)
 
