@@ -2,7 +2,6 @@
 
 #include <yaml-cpp/yaml.h>
 
-
 #include "../common/file_text.h"
 
 #include "netsim/results/result_writers.h"
