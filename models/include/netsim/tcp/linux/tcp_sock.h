@@ -1,0 +1,130 @@
+// The Linux sender's connection state: the fields of struct tcp_sock and
+// struct inet_connection_sock (include/linux/tcp.h, include/net/inet_connection_sock.h)
+// that the ported code reads, with the kernel's names, units and widths, so
+// that a reader can hold each ported function beside the original.
+// Units as in the kernel: snd_cwnd and the *_out counters in segments
+// (packets), srtt_us in microseconds << 3, mdev_us/rttvar_us in
+// microseconds << 2, timers (icsk_rto, lsndtime, snd_cwnd_stamp) in jiffies
+// of the host's CONFIG_HZ, tcp_mstamp in microseconds.
+//
+// Kernel version followed: Linux 6.18 (the lab kernel of `netsim lab`);
+// see docs/linux-sender.md for the upstream file and commit of each part.
+#pragma once
+
+#include <cstdint>
+
+namespace netsim::tcp::lnx {  // not "linux": a predefined macro in GNU dialects
+
+// enum tcp_ca_state (include/uapi/linux/tcp.h)
+enum TcpCaState : std::uint8_t {
+  TCP_CA_Open = 0,
+  TCP_CA_Disorder = 1,
+  TCP_CA_CWR = 2,
+  TCP_CA_Recovery = 3,
+  TCP_CA_Loss = 4,
+};
+
+inline constexpr std::uint32_t TCP_INFINITE_SSTHRESH = 0x7fffffff;
+
+// jiffies and the microsecond clock, as the sender refreshed them on entry
+// (tcp_mstamp_refresh); `hz` is the host's CONFIG_HZ.
+struct LinuxClock {
+  std::uint32_t jiffies = 0;     // tcp_jiffies32
+  std::uint64_t mstamp_us = 0;   // tp->tcp_mstamp (tcp_clock_us at the refresh)
+  int hz = 250;
+};
+
+struct LinuxTcpSock {
+  LinuxClock clock;
+
+  // Sequence space.
+  std::uint32_t snd_una = 0;
+  std::uint32_t snd_nxt = 0;
+  std::uint32_t snd_wnd = 0;        // peer's window, bytes (already scaled)
+  std::uint32_t max_window = 0;
+  std::uint32_t write_seq = 0;      // tail of the data written by the application
+  std::uint32_t high_seq = 0;       // snd_nxt at the onset of congestion
+  std::uint32_t mss_cache = 0;      // current effective sending MSS (payload bytes)
+
+  // Congestion window (segments) and its bookkeeping.
+  std::uint32_t snd_cwnd = 0;
+  std::uint32_t snd_ssthresh = TCP_INFINITE_SSTHRESH;
+  std::uint32_t snd_cwnd_cnt = 0;   // linear increase counter
+  std::uint32_t snd_cwnd_clamp = ~0u;  // tcp_init_sock: ~0
+  std::uint32_t snd_cwnd_used = 0;
+  std::uint32_t snd_cwnd_stamp = 0; // jiffies
+  std::uint32_t prior_cwnd = 0;     // cwnd right before starting loss recovery
+  std::uint32_t prior_ssthresh = 0; // ssthresh saved at recovery start (undo)
+  std::uint32_t prr_delivered = 0;  // packets delivered to the receiver during recovery
+  std::uint32_t prr_out = 0;        // packets sent during recovery
+  bool is_cwnd_limited = false;     // forward progress limited by snd_cwnd?
+  std::uint32_t max_packets_out = 0;     // max packets_out in the last window
+  std::uint32_t cwnd_usage_seq = 0;      // right edge of the cwnd usage tracking window
+
+  // In-flight accounting (segments).
+  std::uint32_t packets_out = 0;
+  std::uint32_t retrans_out = 0;
+  std::uint32_t sacked_out = 0;
+  std::uint32_t lost_out = 0;
+  std::uint32_t delivered = 0;      // total data packets delivered incl. retransmits
+  std::uint32_t delivered_ce = 0;
+  std::uint32_t app_limited = 0;    // limited until "delivered" reaches this value
+  std::uint32_t reordering = 3;     // packet reordering metric (tcp_reordering sysctl)
+  std::uint32_t reord_seen = 0;
+  std::uint32_t undo_marker = 0;    // snd_una upon a new recovery episode
+  int undo_retrans = 0;             // number of undoable retransmissions
+  std::uint32_t tlp_high_seq = 0;   // snd_nxt at the time of TLP
+  bool tlp_retrans = false;
+
+  // RTT (tcp_rtt_estimator units).
+  std::uint32_t srtt_us = 0;        // smoothed RTT << 3, microseconds
+  std::uint32_t mdev_us = 0;        // medium deviation << 2
+  std::uint32_t mdev_max_us = 0;    // maximal mdev for the last rtt period
+  std::uint32_t rttvar_us = 0;      // smoothed mdev_max << 2
+  std::uint32_t rtt_seq = 0;        // sequence number to update rttvar
+  std::uint32_t min_rtt_us = ~0u;   // tcp_min_rtt(): windowed min filter's current value
+
+  // Timestamps and counters.
+  std::uint32_t lsndtime = 0;       // jiffies of the last data packet sent
+  std::uint32_t rcv_tstamp = 0;     // jiffies of the last received ACK (for keepalives)
+  std::uint64_t bytes_acked = 0;    // RFC 4898 tcpEStatsAppHCThruOctetsAcked
+  std::uint64_t bytes_sent = 0;
+  std::uint64_t bytes_retrans = 0;
+  std::uint32_t data_segs_out = 0;
+  std::uint32_t segs_out = 0;
+  std::uint32_t total_retrans = 0;  // tcpi_total_retrans
+
+  // inet_connection_sock.
+  std::uint8_t icsk_ca_state = TCP_CA_Open;
+  std::uint8_t icsk_retransmits = 0;
+  std::uint8_t icsk_backoff = 0;
+  std::uint32_t icsk_rto = 0;       // jiffies
+  std::uint32_t icsk_rto_min = 0;   // jiffies (TCP_RTO_MIN = HZ / 5)
+};
+
+// include/net/tcp.h helpers, same names and arithmetic.
+inline std::uint32_t tcp_snd_cwnd(const LinuxTcpSock& tp) { return tp.snd_cwnd; }
+inline void tcp_snd_cwnd_set(LinuxTcpSock& tp, std::uint32_t val) { tp.snd_cwnd = val; }
+inline bool tcp_in_slow_start(const LinuxTcpSock& tp) { return tcp_snd_cwnd(tp) < tp.snd_ssthresh; }
+inline std::uint32_t tcp_left_out(const LinuxTcpSock& tp) { return tp.sacked_out + tp.lost_out; }
+// packets_out - (sacked_out + lost_out) + retrans_out
+inline std::uint32_t tcp_packets_in_flight(const LinuxTcpSock& tp) {
+  return tp.packets_out - tcp_left_out(tp) + tp.retrans_out;
+}
+// tcp_is_cwnd_limited(): in slow start, cwnd < 2 * max_packets_out counts as limited.
+inline bool tcp_is_cwnd_limited(const LinuxTcpSock& tp) {
+  if (tp.is_cwnd_limited) return true;
+  if (tcp_in_slow_start(tp)) return tcp_snd_cwnd(tp) < 2 * tp.max_packets_out;
+  return false;
+}
+inline std::uint32_t tcp_min_rtt(const LinuxTcpSock& tp) { return tp.min_rtt_us; }
+// tcp_current_ssthresh(): in CWR/Recovery, ssthresh; else the larger of
+// ssthresh and 3/4 of cwnd.
+inline std::uint32_t tcp_current_ssthresh(const LinuxTcpSock& tp) {
+  if ((1u << tp.icsk_ca_state) & ((1u << TCP_CA_CWR) | (1u << TCP_CA_Recovery))) return tp.snd_ssthresh;
+  const std::uint32_t a = tp.snd_ssthresh;
+  const std::uint32_t b = (tcp_snd_cwnd(tp) >> 1) + (tcp_snd_cwnd(tp) >> 2);
+  return a > b ? a : b;
+}
+
+}  // namespace netsim::tcp::lnx
