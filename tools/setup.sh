@@ -25,6 +25,9 @@ readonly packages=(
   python3                # tests: results.csv through Python's csv module, record comparisons
   python3-yaml           # tests: the input fuzzer (tests/fuzz) reads the scenarios' keys
   slurm-wlm              # tests: the emitted job array on a single-node Slurm cluster (auth/none, no munge)
+  libnetfilter-queue-dev # netsim-nfq-delay: the lab's NFQUEUE delay line (this kernel has no sch_netem)
+  iproute2 iptables      # netsim lab: ip netns, veth, tc htb; statistic nth rules
+  iperf3 iperf nuttcp    # netsim lab: the real traffic tools the scenario's flows name
 )
 
 say() { printf 'setup.sh: %s\n' "$*" >&2; }

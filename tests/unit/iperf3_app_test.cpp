@@ -393,7 +393,7 @@ TEST(Iperf3AppRule, DroppedControlDataIsRetransmitted) {
   TappedRun t(scenario_yaml("", "every: 1000000, packet: 2"));
   t.run();
   ASSERT_EQ(t.b.filters.at(0).filter->dropped(), 1u);
-  const auto& control = t.client().control();
+  const auto& control = dynamic_cast<const tcp::FreeBsdTcpSender&>(t.client().control());
   EXPECT_EQ(control.stats().retransmitted_segments, 1u);
   EXPECT_EQ(control.stats().rto_count, 1u);
   // The exchange goes on once the retransmitted cookie arrives (FreeBSD's RTO:

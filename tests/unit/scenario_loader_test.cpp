@@ -748,7 +748,33 @@ TEST(ScenarioTcp, FlowsOfBothKindsKeepFileOrder) {
 
 TEST(ScenarioTcp, BadCcListsTheValidNames) {
   expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, cc: cubik }"), 9, 39, "traffic.f.cc",
-                    "expected one of newreno, cubic, cubic_d46046, got 'cubik'; did you mean 'cubic'?");
+                    "expected one of newreno, cubic, cubic_d46046, reno, got 'cubik'; did you mean 'cubic'?");
+}
+std::string with_linux_sender(const std::string& flow) {
+  std::string yaml = with_flow(flow);
+  yaml.replace(yaml.find("  a: { address: 10.0.0.1 }"), 26, "  a: { address: 10.0.0.1, os: linux }");
+  return yaml;
+}
+TEST(ScenarioTcp, HostOsDecidesTheDefaultCc) {
+  ScenarioSpec s = parse_scenario_text(with_linux_sender("  f: { type: tcp, from: a, to: b }"), "inline.yaml");
+  ASSERT_EQ(s.hosts.size(), 2u);
+  EXPECT_EQ(s.hosts[0].os, "linux");
+  EXPECT_EQ(s.hosts[1].os, "freebsd");
+  EXPECT_EQ(s.tcp_flows[0].cc, "cubic");  // net.ipv4.tcp_congestion_control default
+  s = parse_scenario_text(with_linux_sender("  f: { type: tcp, from: a, to: b, cc: reno }"), "inline.yaml");
+  EXPECT_EQ(s.tcp_flows[0].cc, "reno");
+}
+TEST(ScenarioTcp, CcMustBeOneOfTheSendersOs) {
+  expect_text_error(with_linux_sender("  f: { type: tcp, from: a, to: b, cc: newreno }"), 9, 39, "traffic.f.cc",
+                    "cc 'newreno' is not a congestion control of the sender 'a' (os: linux); it has reno, cubic");
+  expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, cc: reno }"), 9, 39, "traffic.f.cc",
+                    "cc 'reno' is not a congestion control of the sender 'a' (os: freebsd); it has newreno, cubic, "
+                    "cubic_d46046");
+}
+TEST(ScenarioTcp, UnknownHostOs) {
+  std::string yaml = with_flow("  f: { type: tcp, from: a, to: b }");
+  yaml.replace(yaml.find("  a: { address: 10.0.0.1 }"), 26, "  a: { address: 10.0.0.1, os: netbsd }");
+  expect_text_error(yaml, 4, 31, "hosts.a.os", "expected one of freebsd, linux, got 'netbsd'");
 }
 TEST(ScenarioTcp, NonBooleanSack) {
   expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, sack: yes }"), 9, 41, "traffic.f.sack",

@@ -72,7 +72,7 @@ TEST(TcpScenario, FlowCountersAreConsistent) {
   TcpFlowApp& d = *b.tcp_flows[0].driver;
   d.finish();
   const TcpFlowCounters c = d.counters();
-  const auto& tp = b.tcp_flows[0].sender->tcpcb();
+  const auto& tp = dynamic_cast<const tcp::FreeBsdTcpSender&>(*b.tcp_flows[0].sender).tcpcb();
   const std::uint64_t in_flight = tp.snd_max - tp.snd_una;
   // Acknowledged bytes were delivered; delivered bytes were acknowledged or are in flight.
   EXPECT_LE(c.bytes_acked, c.bytes_delivered);
@@ -181,7 +181,7 @@ TEST(TcpScenario, Iperf3TimingStartsAfterTheControlConnection) {
   b.sim->run_until(spec.duration);
   ASSERT_EQ(b.tcp_flows.size(), 1u);
   const BuiltTcpFlow& f = b.tcp_flows[0];
-  EXPECT_EQ(f.sender->stats().syn_retransmits, 0u);  // the data SYN got through
+  EXPECT_EQ(dynamic_cast<const tcp::FreeBsdTcpSender&>(*f.sender).stats().syn_retransmits, 0u);  // the data SYN got through
   EXPECT_GT(f.driver->start(), seconds(1));          // after the control SYN's retry...
   EXPECT_LT(f.driver->start(), seconds(1) + milliseconds(5));  // ...and four round trips (docs/iperf3.md)
   EXPECT_EQ(f.driver->end() - f.driver->start(), seconds(3));

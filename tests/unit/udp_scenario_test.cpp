@@ -73,6 +73,21 @@ TEST(UdpScenario, SwitchNthDropMatchesHandComputedCounts) {
   EXPECT_EQ(sum, 75662u - 3u);
 }
 
+TEST(UdpScenario, EveryNoneMeansNoRule) {
+  // The shipped scenario with `every: none`: no rule, every datagram arrives
+  // (76427 of them, as above), and an impossible `packet` is no error then.
+  const ScenarioSpec spec =
+      load_scenario(kScenario, {{"filters.drop-every-100.every", "none"}, {"filters.drop-every-100.packet", "5"}});
+  ASSERT_EQ(spec.filters.size(), 1u);
+  EXPECT_EQ(spec.filters[0].every, 0);
+  const results::RunResult r = run_scenario(spec);
+  EXPECT_EQ(r.filters_size(), 0);
+  EXPECT_EQ(r.flows(0).packets_received(), 76427u);
+  EXPECT_EQ(r.flows(0).packets_lost(), 0u);
+  // Any other word is still an error at the field.
+  EXPECT_THROW(load_scenario(kScenario, {{"filters.drop-every-100.every", "never"}}), ScenarioError);
+}
+
 results::RunResult run_without_wall_time(const ScenarioSpec& spec) {
   results::RunResult r = run_scenario(spec);
   r.clear_wall_time_s();  // the only field that depends on the machine

@@ -8,12 +8,12 @@
 namespace netsim::app {
 
 Iperf2Client::Iperf2Client(Simulation& sim, std::string name, const Iperf2ClientConfig& config,
-                           std::vector<tcp::FreeBsdTcpSender*> streams)
+                           std::vector<tcp::TcpSendSocket*> streams)
     : Component(sim, std::move(name)), config_(config) {
   if (streams.empty()) throw std::invalid_argument("an iperf2 client needs at least one stream");
   config_.write_len = std::max<std::uint64_t>(1, config_.write_len);
   config_.last_write_poll = std::max<SimTime>(1, config_.last_write_poll);
-  for (tcp::FreeBsdTcpSender* s : streams) {
+  for (tcp::TcpSendSocket* s : streams) {
     Stream st;
     st.tcp = s;
     streams_.push_back(std::move(st));
@@ -31,9 +31,10 @@ void Iperf2Client::on_connected(std::size_t i) {
   if (s.connected || ended_) return;
   s.connected = true;
   s.connect.connected = sim().now();
-  s.connect.mss = s.tcp->tcpcb().t_maxseg;
-  s.connect.cwnd = s.tcp->tcpcb().snd_cwnd;
-  s.connect.rtt_us = s.tcp->srtt_usecs();
+  const tcp::TcpSocketInfo info = s.tcp->info();
+  s.connect.mss = info.mss;
+  s.connect.cwnd = info.snd_cwnd_bytes;
+  s.connect.rtt_us = info.rtt_us;
   if (++connected_ == stream_count()) start_test();
 }
 
@@ -152,14 +153,15 @@ void Iperf2Client::finish() {
 
 Iperf2ClientSample Iperf2Client::cumulative(std::size_t i) const {
   const Stream& s = streams_[i];
-  const tcp::FreeBsdTcpSender& tcp = *s.tcp;
+  const tcp::TcpSendSocket& tcp = *s.tcp;
   Iperf2ClientSample c;
   c.bytes_written = written(s);
   c.writes = blocks(s);
-  c.retransmits = tcp::report_retransmits(tcp);
-  c.snd_cwnd = tcp.tcpcb().snd_cwnd;
-  c.rtt_us = tcp.srtt_usecs();
-  c.rttvar_us = tcp.rttvar_usecs();
+  const tcp::TcpSocketInfo info = tcp.info();
+  c.retransmits = info.retransmits;
+  c.snd_cwnd = info.snd_cwnd_bytes;
+  c.rtt_us = info.rtt_us;
+  c.rttvar_us = info.rttvar_us;
   if (read_counter_) c.read = read_counter_(static_cast<int>(i));
   return c;
 }
@@ -228,10 +230,11 @@ std::uint64_t Iperf2Client::written(const Stream& s) const {
 }
 
 Iperf2SenderCounters Iperf2Client::live_counters(const Stream& s) const {
-  const tcp::FreeBsdTcpSender& tcp = *s.tcp;
+  const tcp::TcpSendSocket& tcp = *s.tcp;
   Iperf2SenderCounters c;
-  c.segments_sent = tcp::data_segments_sent(tcp);
-  c.bytes_sent = tcp.stats().bytes_sent;
+  const tcp::TcpSocketInfo info = tcp.info();
+  c.segments_sent = info.data_segments_sent;
+  c.bytes_sent = info.bytes_sent;
   c.bytes_acked = tcp.bytes_acked();
   tcp::fill_sender_report_fields(tcp, c);
   return c;

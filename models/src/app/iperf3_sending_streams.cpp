@@ -9,16 +9,16 @@
 
 namespace netsim::app {
 
-void iperf3_write_whole(tcp::FreeBsdTcpSender& tcp, std::uint64_t bytes) {
+void iperf3_write_whole(tcp::TcpSendSocket& tcp, std::uint64_t bytes) {
   if (tcp.write(bytes) != bytes) throw std::runtime_error("iperf3 control message larger than the send buffer");
 }
 
-Iperf3SendingStreams::Iperf3SendingStreams(std::vector<tcp::FreeBsdTcpSender*> senders, std::uint64_t blksize,
+Iperf3SendingStreams::Iperf3SendingStreams(std::vector<tcp::TcpSendSocket*> senders, std::uint64_t blksize,
                                            std::string congestion, bool cookie_written)
     : blksize_(std::max<std::uint64_t>(1, blksize)),
       congestion_(std::move(congestion)),
       cookie_bytes_(cookie_written ? kIperf3CookieBytes : 0) {
-  for (tcp::FreeBsdTcpSender* s : senders) streams_.push_back(Stream{.tcp = s});
+  for (tcp::TcpSendSocket* s : senders) streams_.push_back(Stream{.tcp = s});
 }
 
 void Iperf3SendingStreams::begin_test() {
@@ -56,13 +56,14 @@ std::uint64_t Iperf3SendingStreams::blocks_written(const Stream& s) const {
 
 void Iperf3SendingStreams::read_figures(int i, Iperf3IntervalSample& x) const {
   const Stream& s = streams_.at(static_cast<std::size_t>(i));
-  const tcp::FreeBsdTcpSender& tcp = *s.tcp;
+  const tcp::TcpSendSocket& tcp = *s.tcp;
   x.bytes_written = blocks_written(s);
-  x.retransmits = tcp::report_retransmits(tcp);
-  x.snd_cwnd = tcp.tcpcb().snd_cwnd;
-  x.snd_wnd = tcp.tcpcb().snd_wnd;
-  x.rtt_us = tcp.srtt_usecs();
-  x.rttvar_us = tcp.rttvar_usecs();
+  const tcp::TcpSocketInfo info = tcp.info();
+  x.retransmits = info.retransmits;
+  x.snd_cwnd = info.snd_cwnd_bytes;
+  x.snd_wnd = info.snd_wnd_bytes;
+  x.rtt_us = info.rtt_us;
+  x.rttvar_us = info.rttvar_us;
 }
 
 Iperf3SenderCounters Iperf3SendingStreams::live_counters(const Stream& s) const {
@@ -70,13 +71,13 @@ Iperf3SenderCounters Iperf3SendingStreams::live_counters(const Stream& s) const 
   // connection's, not of the test's. (data_segments_sent leaves out an active
   // open's SYNs; a passive open's SYN-ACKs and anyone's pure ACKs are not
   // counted at all.)
-  const tcp::FreeBsdTcpSender& tcp = *s.tcp;
-  const tcp::FreeBsdTcpStats& st = tcp.stats();
+  const tcp::TcpSendSocket& tcp = *s.tcp;
+  const tcp::TcpSocketInfo info = tcp.info();
   Iperf3SenderCounters c;
-  const std::uint64_t data_segments = tcp::data_segments_sent(tcp);
+  const std::uint64_t data_segments = info.data_segments_sent;
   const std::uint64_t cookie_segments = cookie_bytes_ > 0 && tcp.bytes_written() >= cookie_bytes_ ? 1 : 0;
   c.segments_sent = data_segments - std::min(data_segments, cookie_segments);
-  c.bytes_sent = st.bytes_sent - std::min(st.bytes_sent, cookie_bytes_);
+  c.bytes_sent = info.bytes_sent - std::min(info.bytes_sent, cookie_bytes_);
   c.bytes_acked = tcp.bytes_acked() - std::min(tcp.bytes_acked(), cookie_bytes_);
   tcp::fill_sender_report_fields(tcp, c);
   c.bytes_written = started_ ? blocks_written(s) - s.written_at_start : 0;
@@ -89,7 +90,8 @@ Iperf3SenderCounters Iperf3SendingStreams::counters(int i) const {
 }
 
 void Iperf3SendingStreams::describe_results(Iperf3ResultsMessage& m) const {
-  m.sender_has_retransmits = 1;  // FreeBSD's TCP_INFO has tcpi_snd_rexmitpack
+  // FreeBSD (tcpi_snd_rexmitpack) and Linux (tcpi_total_retrans) both report them.
+  m.sender_has_retransmits = streams_.empty() || streams_.front().tcp->reports_retransmits() ? 1 : 0;
   m.congestion_used = congestion_;
   for (int i = 0; i < count(); ++i) {
     const Iperf3SenderCounters c = counters(i);

@@ -201,7 +201,7 @@ BuiltTcpFlow build_reverse_iperf3(Simulation& sim, const ScenarioSpec& spec, con
   tcp::LinuxTcpReceiver& client_control = linux_endpoint(fl.name + "/client-control");
   tcp::FreeBsdTcpSender& server_control = freebsd_endpoint(fl.name + "/control", client_control);
   std::vector<tcp::LinuxTcpReceiver*> client_streams;
-  std::vector<tcp::FreeBsdTcpSender*> server_streams;
+  std::vector<tcp::TcpSendSocket*> server_streams;
   for (int i = 0; i < fl.parallel; ++i) {
     const std::string name = stream_name(fl, i);
     client_streams.push_back(&linux_endpoint(name + "/client"));
@@ -228,7 +228,7 @@ BuiltTcpFlow build_reverse_iperf3(Simulation& sim, const ScenarioSpec& spec, con
 
 }  // namespace
 
-TcpFlowDriver::TcpFlowDriver(Simulation& sim, std::string name, tcp::FreeBsdTcpSender& sender,
+TcpFlowDriver::TcpFlowDriver(Simulation& sim, std::string name, tcp::TcpSendSocket& sender,
                              tcp::LinuxTcpReceiver& receiver, NodeId sender_host, SimTime start, SimTime end)
     : Component(sim, std::move(name)),
       sender_(sender),
@@ -264,8 +264,9 @@ TcpFlowCounters TcpFlowDriver::counters() const {
   if (frozen_) return *frozen_;
   TcpFlowCounters c;
   // A bulk sender sends no pure ACKs (its ACKs ride on data).
-  c.data_segments_sent = tcp::data_segments_sent(sender_);
-  c.bytes_sent = sender_.stats().bytes_sent;
+  const tcp::TcpSocketInfo info = sender_.info();
+  c.data_segments_sent = info.data_segments_sent;
+  c.bytes_sent = info.bytes_sent;
   c.bytes_acked = sender_.bytes_acked();
   tcp::fill_sender_report_fields(sender_, c);
   if (conn_ >= 0) scenario_internal::add_receiver_counters(c, receiver_.stats(conn_));
@@ -389,6 +390,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
   }
 
   for (const auto& f : spec.filters) {
+    if (f.type == FilterType::nth && f.every == 0) continue;  // every: none, no rule
     auto* host = static_cast<Host*>(b.nodes[idx.ids.at(f.host)]);
     PacketFilter* filter = nullptr;
     if (f.type == FilterType::nth) {
@@ -552,21 +554,25 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
                                                  *freebsd_listeners.at(std::make_pair(fl.from, fl.dst_port))));
       continue;
     }
+    if (spec.hosts[idx.ids.at(fl.from)].os != "freebsd") {  // hosts have the first ids
+      throw ScenarioError(fl.loc, "traffic." + fl.name + ".from",
+                          "host '" + fl.from + "' has os: linux, whose TCP sender this build does not have yet");
+    }
     Listener& l = listeners.at(std::make_pair(fl.to, fl.dst_port));
     const tcp::FreeBsdTcpConfig sc = sender_config(fl);
     const SimTime start = flow_start(sim, fl);
     // iperf's -P data connections: the first carries the flow's name.
+    auto add_sender = [&](const std::string& name) -> tcp::TcpSendSocket& {
+      return sim.add<tcp::FreeBsdTcpSender>(name, *from, to->id(), fl.dst_port, sc);
+    };
     auto add_streams = [&] {
-      std::vector<tcp::FreeBsdTcpSender*> streams;
-      for (int i = 0; i < fl.parallel; ++i) {
-        const std::string name = stream_name(fl, i);
-        streams.push_back(&sim.add<tcp::FreeBsdTcpSender>(name, *from, to->id(), fl.dst_port, sc));
-      }
+      std::vector<tcp::TcpSendSocket*> streams;
+      for (int i = 0; i < fl.parallel; ++i) streams.push_back(&add_sender(stream_name(fl, i)));
       return streams;
     };
     if (fl.app == "iperf2") {
       // iperf -c: -P data connections (the first carries the flow's name), no control connection.
-      const std::vector<tcp::FreeBsdTcpSender*> streams = add_streams();
+      const std::vector<tcp::TcpSendSocket*> streams = add_streams();
       app::Iperf2ClientConfig cc;
       cc.start = start;
       cc.time = fl.time;
@@ -576,7 +582,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
       auto& client = sim.add<app::Iperf2Client>(fl.name + "/iperf2-client", cc, streams);
       app::Iperf2ServerConfig scfg;
       scfg.client = from->id();
-      for (const tcp::FreeBsdTcpSender* st : streams) scfg.stream_ports.push_back(st->local_port());
+      for (const tcp::TcpSendSocket* st : streams) scfg.stream_ports.push_back(st->local_port());
       scfg.interval = spec.interval;
       scfg.run_end = spec.duration;
       auto& server = sim.add<app::Iperf2Server>(fl.name + "/iperf2-server", *l.rx, scfg);
@@ -593,7 +599,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
       continue;
     }
     if (fl.app != "iperf3") {
-      auto& tx = sim.add<tcp::FreeBsdTcpSender>(fl.name, *from, to->id(), fl.dst_port, sc);
+      tcp::TcpSendSocket& tx = add_sender(fl.name);
       const SimTime end = fl.stop ? std::min(*fl.stop, spec.duration) : spec.duration;
       auto& driver = sim.add<TcpFlowDriver>(fl.name + "/driver", tx, *l.rx, from->id(), start, end);
       l.drivers->push_back(&driver);
@@ -604,15 +610,15 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     }
     // iperf3 -c: a control connection, then -P data connections (the first
     // one carries the flow's name), each with its own ephemeral port.
-    auto& control = sim.add<tcp::FreeBsdTcpSender>(fl.name + "/control", *from, to->id(), fl.dst_port, sc);
-    const std::vector<tcp::FreeBsdTcpSender*> streams = add_streams();
+    tcp::TcpSendSocket& control = add_sender(fl.name + "/control");
+    const std::vector<tcp::TcpSendSocket*> streams = add_streams();
     app::Iperf3ClientConfig cc = iperf3_client_config(spec, fl, start);
     cc.congestion = freebsd_cc_module(fl.cc);  // -C names a FreeBSD module
     auto& client = sim.add<app::Iperf3Client>(fl.name + "/iperf3-client", cc, control, streams);
     app::Iperf3ServerConfig scfg;
     scfg.client = from->id();
     scfg.control_port = control.local_port();
-    for (const tcp::FreeBsdTcpSender* st : streams) scfg.stream_ports.push_back(st->local_port());
+    for (const tcp::TcpSendSocket* st : streams) scfg.stream_ports.push_back(st->local_port());
     auto& server = sim.add<app::Iperf3Server>(fl.name + "/iperf3-server", *l.rx, client.control_channel(), scfg);
     client.set_server_streams(server.data_streams());
     client.set_host_cpu(from->cpu());

@@ -303,7 +303,7 @@ void add_iperf3(results::RunResult& out, const ScenarioSpec& spec, const BuiltTc
   const app::Iperf3Server& server = *f.iperf3_server;
   results::Iperf3Result* r = add_iperf3_test(out, spec, f, f.spec->from, f.spec->to, client, server);
   r->set_control_port(client.control().local_port());
-  r->set_mss(client.control().tcpcb().t_maxseg);  // iperf3's ctrl_sck_mss: TCP_MAXSEG of the control connection
+  r->set_mss(client.control().info().mss);  // iperf3's ctrl_sck_mss: TCP_MAXSEG of the control connection
   r->set_test_start_s(to_seconds(client.start()));
   const double seconds = to_seconds(client.end() - client.start());
   const double server_seconds = to_seconds(server.end() - server.start());
@@ -547,9 +547,9 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
     std::ostream& os = *options.tcp_trace;
     write_tcp_trace_header(os);
     for (const BuiltTcpFlow& f : b.tcp_flows) {
-      for (tcp::FreeBsdTcpSender* sender : f.senders) {
+      for (tcp::TcpSendSocket* sender : f.senders) {
         // The first data connection is traced under the flow's name, the others (-P) under theirs.
-        const std::string name = sender == f.sender ? f.spec->name : sender->name();
+        const std::string name = sender == f.sender ? f.spec->name : sender->socket_name();
         sender->set_trace([&os, name](const tcp::TcpTraceSample& t) {
           os << name << ',' << format_seconds(t.time) << ',' << tcp_trace_event_name(t.event)
              << ',' << t.cwnd << ',' << t.ssthresh << ',' << t.snd_wnd << ',' << t.snd_una << ',' << t.snd_max << ','

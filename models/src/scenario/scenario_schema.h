@@ -18,9 +18,10 @@ inline constexpr std::array<std::string_view, 19> kTopKeys{
 inline constexpr std::array<std::string_view, 7> kTopScalarKeys{"name",     "description", "seed",       "seeds",
                                                                 "duration", "interval",    "max_packets"};
 
-inline constexpr std::array<std::string_view, 10> kHostKeys{"address",   "nic",       "hz",     "clock_ppm",
+inline constexpr std::array<std::string_view, 11> kHostKeys{"address",   "nic",       "hz",     "clock_ppm",
                                                             "tx_buffer", "tx_buffer_packets", "cpu", "profile",
-                                                            "vm_host_alloweddeviation", "netem"};
+                                                            "vm_host_alloweddeviation", "netem", "os"};
+inline constexpr std::array<std::string_view, 2> kHostOsNames{"freebsd", "linux"};
 inline constexpr std::array<std::string_view, 2> kNetemKeys{"delay", "limit"};
 inline constexpr std::array<std::string_view, 7> kCpuKeys{"tick",      "interrupt",  "rx_packet",   "tcp_input",
                                                           "tx_packet", "tx_segment", "copy_per_kib"};
@@ -60,7 +61,11 @@ inline constexpr std::array<std::string_view, 2> kFilterHooks{"ingress", "egress
 inline constexpr std::array<std::string_view, 2> kFilterTypes{"nth", "random"};
 inline constexpr std::array<std::string_view, 3> kProtocols{"tcp", "udp", "icmp"};
 inline constexpr std::array<std::string_view, 3> kTrafficTypes{"udp", "tcp", "ping"};
-inline constexpr std::array<std::string_view, 3> kTcpCcNames{"newreno", "cubic", "cubic_d46046"};
+// Every congestion control name a tcp flow may give; which ones its sender's
+// os has is checked once the hosts are known.
+inline constexpr std::array<std::string_view, 4> kTcpCcNames{"newreno", "cubic", "cubic_d46046", "reno"};
+inline constexpr std::array<std::string_view, 3> kFreeBsdCcNames{"newreno", "cubic", "cubic_d46046"};
+inline constexpr std::array<std::string_view, 2> kLinuxCcNames{"reno", "cubic"};
 inline constexpr std::array<std::string_view, 2> kNicFilterPositions{"after_gro", "before_gro"};
 inline constexpr std::array<std::string_view, 2> kIrqJitterShapes{"uniform", "exponential"};
 inline constexpr std::array<std::string_view, 2> kBooleans{"true", "false"};

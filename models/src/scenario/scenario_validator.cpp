@@ -217,6 +217,8 @@ void Validator::parse_host(const std::string& name, const Field& f) {
       parse_nic(v, h);
     } else if (key == "clock_ppm") {
       h.clock_ppm = r_.real(v, 0, kMaxClockPpm);
+    } else if (key == "os") {
+      h.os = r_.choice(v, kHostOsNames);
     } else if (key == "vm_host_alloweddeviation") {
       h.vm_host_alloweddeviation = static_cast<int>(r_.integer(v, 0, 100));
     } else if (key == "netem") {
@@ -580,7 +582,8 @@ void Validator::parse_filter(const std::string& name, const Field& f) {
       fs.hook = r_.choice(v, kFilterHooks) == "ingress" ? FilterHook::ingress : FilterHook::egress;
     } else if (key == "every") {
       only_for(FilterType::nth, v, key);
-      fs.every = r_.integer(v, 1, kUnbounded);
+      // `none`: no rule at all (the "no drop" cell of a sweep over every).
+      fs.every = v.value.IsScalar() && v.value.Scalar() == "none" ? 0 : r_.integer(v, 1, kUnbounded);
     } else if (key == "packet") {
       only_for(FilterType::nth, v, key);
       fs.packet = r_.integer(v, 0, kUnbounded);
@@ -595,7 +598,7 @@ void Validator::parse_filter(const std::string& name, const Field& f) {
   r_.require(f, seen, kRequiredFilter);
   if (fs.type == FilterType::nth) {
     if (seen.count("every") == 0) r_.missing(f, "every");
-    if (fs.packet >= fs.every) {
+    if (fs.every > 0 && fs.packet >= fs.every) {
       r_.fail(*packet, "must be less than every (" + std::to_string(fs.every) + "), got " + std::to_string(fs.packet));
     }
   } else if (seen.count("probability") == 0) {
@@ -761,10 +764,12 @@ void Validator::parse_tcp_flow(const std::string& name, const Field& f) {
   std::optional<Field> parallel_at;
   std::optional<Field> start_jitter_at;
   std::optional<Field> reverse_at;
+  std::optional<Field> cc_at;
   const auto seen = r_.visit_fields(f, kTcpFlowKeys, [&](const std::string& key, const Field& v) {
     if (read_shared_flow_key(key, v, fl, at)) return;
     if (key == "cc") {
       fl.cc = r_.choice(v, kTcpCcNames);
+      cc_at.emplace(v);
     } else if (key == "sack") {
       fl.sack = r_.boolean(v);
     } else if (key == "lrd") {
@@ -800,6 +805,27 @@ void Validator::parse_tcp_flow(const std::string& name, const Field& f) {
   // iperf2's default port (iperf3's is the tcp flows' default, 5201).
   if (fl.app == "iperf2" && seen.count("dst_port") == 0) fl.dst_port = 5001;
   check_flow_ends(f, seen, fl, at);
+  // The sender's os decides which modules exist (and the default: Linux's
+  // net.ipv4.tcp_congestion_control is cubic). Pass 2: hosts are known then.
+  deferred_.emplace_back([this, index = spec_.tcp_flows.size(), cc_at] {
+    TcpFlowSpec& flow = spec_.tcp_flows[index];
+    const auto host = nodes_.find(flow.from);
+    if (host == nodes_.end() || host->second.kind != NodeKind::host) return;
+    const std::string& os = spec_.hosts[host->second.index].os;
+    if (os == "linux" && !cc_at) flow.cc = "cubic";
+    const bool known = os == "linux"
+                           ? std::find(kLinuxCcNames.begin(), kLinuxCcNames.end(), flow.cc) != kLinuxCcNames.end()
+                           : std::find(kFreeBsdCcNames.begin(), kFreeBsdCcNames.end(), flow.cc) != kFreeBsdCcNames.end();
+    if (!known && cc_at) {
+      std::string names;
+      for (auto n : os == "linux" ? std::vector<std::string_view>(kLinuxCcNames.begin(), kLinuxCcNames.end())
+                                  : std::vector<std::string_view>(kFreeBsdCcNames.begin(), kFreeBsdCcNames.end())) {
+        names += (names.empty() ? "" : ", ") + std::string(n);
+      }
+      r_.fail(*cc_at, "cc '" + flow.cc + "' is not a congestion control of the sender '" + flow.from + "' (os: " + os +
+                          "); it has " + names);
+    }
+  });
   if (start_jitter_at && fl.start_jitter > 0) {
     deferred_.emplace_back([this, latest = fl.start + fl.start_jitter, jitter_f = *start_jitter_at] {
       if (latest >= spec_.duration) {

@@ -78,6 +78,27 @@ std::uint64_t FreeBsdTcpSender::send_buffer_room() const {
   return so_snd_cc_ >= sb_hiwat_ ? 0 : sb_hiwat_ - so_snd_cc_;
 }
 
+TcpSocketInfo FreeBsdTcpSender::info() const {
+  TcpSocketInfo i;
+  i.snd_cwnd_bytes = tp_.snd_cwnd;
+  i.snd_wnd_bytes = tp_.snd_wnd;
+  i.mss = tp_.t_maxseg;
+  i.rtt_us = srtt_usecs();
+  i.rttvar_us = rttvar_usecs();
+  // tcpi_snd_rexmitpack: one per retransmitting tcp_output send, a TSO burst
+  // resent after an RTO once, however many segments it has.
+  i.retransmits = stats_.retransmitted_packs;
+  i.rto_count = stats_.rto_count;
+  i.recovery_episodes = stats_.recovery_episodes;
+  // segments_sent counts an active open's SYN and its retransmissions (a
+  // passive open's SYN-ACKs are not in it): data segments leave them out.
+  const bool active = state_ != State::closed && stats_.syn_acks_sent == 0;
+  const std::uint64_t syns = active ? 1 + stats_.syn_retransmits : 0;
+  i.data_segments_sent = stats_.segments_sent - std::min(stats_.segments_sent, syns);
+  i.bytes_sent = stats_.bytes_sent;
+  return i;
+}
+
 std::uint64_t FreeBsdTcpSender::write(std::uint64_t bytes) {
   const std::uint64_t n = std::min(bytes, send_buffer_room());
   charge_copy(n);

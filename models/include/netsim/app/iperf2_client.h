@@ -28,7 +28,7 @@
 #include "netsim/app/iperf2_server.h"
 #include "netsim/sim/event_handler.h"
 #include "netsim/sim/simulation.h"
-#include "netsim/tcp/freebsd_tcp_sender.h"
+#include "netsim/tcp/tcp_send_socket.h"
 #include "netsim/tcp/sender_report_fields.h"
 
 namespace netsim::app {
@@ -77,7 +77,7 @@ class Iperf2Client final : public Component, public EventHandler {
  public:
   // `streams` (at least one): unconnected senders to the server's port.
   Iperf2Client(Simulation& sim, std::string name, const Iperf2ClientConfig& config,
-               std::vector<tcp::FreeBsdTcpSender*> streams);
+               std::vector<tcp::TcpSendSocket*> streams);
 
   // Where the interval samples take the server's reads of stream i from.
   void set_read_counter(std::function<Iperf2ReadCounters(int)> f) { read_counter_ = std::move(f); }
@@ -99,7 +99,7 @@ class Iperf2Client final : public Component, public EventHandler {
   bool test_ended() const { return ended_; }  // every stream's report has ended
   int stream_count() const { return static_cast<int>(streams_.size()); }
   std::uint64_t write_len() const { return config_.write_len; }
-  const tcp::FreeBsdTcpSender& stream(int i) const { return *at(i).tcp; }
+  const tcp::TcpSendSocket& stream(int i) const { return *at(i).tcp; }
   const Iperf2ConnectInfo& connect_info(int i) const { return at(i).connect; }
   // The -i samples of stream i, the last one possibly shorter (up to its report's end).
   const std::vector<Iperf2ClientSample>& samples(int i) const { return at(i).samples; }
@@ -116,7 +116,7 @@ class Iperf2Client final : public Component, public EventHandler {
  private:
   enum Tag : std::uint64_t { kConnect = 1, kEnd = 2, kSample = 3, kFeed = 4 };
   struct Stream {
-    tcp::FreeBsdTcpSender* tcp = nullptr;
+    tcp::TcpSendSocket* tcp = nullptr;
     Iperf2ConnectInfo connect;
     bool connected = false;
     bool header_sent = false;

@@ -11,7 +11,7 @@
 
 #include "netsim/app/iperf3_client_protocol.h"
 #include "netsim/app/iperf3_sending_streams.h"
-#include "netsim/tcp/freebsd_tcp_sender.h"
+#include "netsim/tcp/tcp_send_socket.h"
 
 namespace netsim::app {
 
@@ -21,8 +21,8 @@ class Iperf3Client final : public Iperf3ClientProtocol<Iperf3SendingStreams> {
   // senders to the server's port; the client drives them. config.congestion
   // is -C: the parameters carry it and the results name it (without it the
   // streams run FreeBSD's default, newreno).
-  Iperf3Client(Simulation& sim, std::string name, const Iperf3ClientConfig& config, tcp::FreeBsdTcpSender& control,
-               std::vector<tcp::FreeBsdTcpSender*> senders)
+  Iperf3Client(Simulation& sim, std::string name, const Iperf3ClientConfig& config, tcp::TcpSendSocket& control,
+               std::vector<tcp::TcpSendSocket*> senders)
       : Iperf3ClientProtocol(sim, std::move(name), config,
                              Iperf3SendingStreams(std::move(senders), config.blksize,
                                                   config.congestion.empty() ? "newreno" : config.congestion,
@@ -36,8 +36,8 @@ class Iperf3Client final : public Iperf3ClientProtocol<Iperf3SendingStreams> {
     }
   }
 
-  const tcp::FreeBsdTcpSender& control() const { return control_; }
-  const tcp::FreeBsdTcpSender& stream(int i) const { return data_streams().sender(static_cast<std::size_t>(i)); }
+  const tcp::TcpSendSocket& control() const { return control_; }
+  const tcp::TcpSendSocket& stream(int i) const { return data_streams().sender(static_cast<std::size_t>(i)); }
   // Live until the window closes, frozen after.
   Iperf3SenderCounters counters(int i) const { return data_streams().counters(i); }
 
@@ -47,7 +47,7 @@ class Iperf3Client final : public Iperf3ClientProtocol<Iperf3SendingStreams> {
   void write_control(std::uint64_t bytes) override { iperf3_write_whole(control_, bytes); }
   void write_stream_cookie(std::size_t i) override { iperf3_write_whole(streams().sender(i), kIperf3CookieBytes); }
 
-  tcp::FreeBsdTcpSender& control_;
+  tcp::TcpSendSocket& control_;
 };
 
 }  // namespace netsim::app

@@ -13,7 +13,7 @@
 
 #include "netsim/app/iperf3_sending_streams.h"
 #include "netsim/app/iperf3_server_protocol.h"
-#include "netsim/tcp/freebsd_tcp_sender.h"
+#include "netsim/tcp/tcp_send_socket.h"
 
 namespace netsim::app {
 
@@ -23,8 +23,8 @@ class Iperf3ReverseServer final : public Iperf3ServerProtocol<Iperf3SendingStrea
   // control and data connections (stream order); `congestion` is the name
   // the server reports for its streams' congestion control.
   Iperf3ReverseServer(Simulation& sim, std::string name, Iperf3ControlChannel& channel, std::uint64_t blksize,
-                      std::string congestion, tcp::FreeBsdTcpSender& control,
-                      std::vector<tcp::FreeBsdTcpSender*> senders)
+                      std::string congestion, tcp::TcpSendSocket& control,
+                      std::vector<tcp::TcpSendSocket*> senders)
       : Iperf3ServerProtocol(sim, std::move(name), channel,
                              Iperf3SendingStreams(std::move(senders), blksize, std::move(congestion),
                                                   /*cookie_written=*/false)),
@@ -36,15 +36,15 @@ class Iperf3ReverseServer final : public Iperf3ServerProtocol<Iperf3SendingStrea
     }
   }
 
-  const tcp::FreeBsdTcpSender& control() const { return control_; }
-  const tcp::FreeBsdTcpSender& stream(int i) const { return data_streams().sender(static_cast<std::size_t>(i)); }
+  const tcp::TcpSendSocket& control() const { return control_; }
+  const tcp::TcpSendSocket& stream(int i) const { return data_streams().sender(static_cast<std::size_t>(i)); }
   // Live until the test ends, frozen after.
   Iperf3SenderCounters counters(int i) const { return data_streams().counters(i); }
 
  private:
   void write_control(std::uint64_t bytes) override { iperf3_write_whole(control_, bytes); }
 
-  tcp::FreeBsdTcpSender& control_;
+  tcp::TcpSendSocket& control_;
 };
 
 }  // namespace netsim::app

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "netsim/app/iperf3_data_streams.h"
-#include "netsim/tcp/freebsd_tcp_sender.h"
+#include "netsim/tcp/tcp_send_socket.h"
 #include "netsim/tcp/sender_report_fields.h"
 
 namespace netsim::app {
@@ -24,19 +24,19 @@ struct Iperf3SenderCounters : tcp::SenderReportCounters {
 // Control messages and cookies are far smaller than the send buffer (its
 // 32 KB minimum); the model's write() does not block, so a message that did
 // not fit would never be read whole: that is an error, not a short write.
-void iperf3_write_whole(tcp::FreeBsdTcpSender& tcp, std::uint64_t bytes);
+void iperf3_write_whole(tcp::TcpSendSocket& tcp, std::uint64_t bytes);
 
 class Iperf3SendingStreams {
  public:
   // `blksize`: -l (at least 1 is used); `congestion`: the module the results
   // name; `cookie_written`: this side opened the connections and wrote their
   // cookies, which are not the test's data.
-  Iperf3SendingStreams(std::vector<tcp::FreeBsdTcpSender*> senders, std::uint64_t blksize, std::string congestion,
+  Iperf3SendingStreams(std::vector<tcp::TcpSendSocket*> senders, std::uint64_t blksize, std::string congestion,
                        bool cookie_written);
 
   int count() const { return static_cast<int>(streams_.size()); }
-  tcp::FreeBsdTcpSender& sender(std::size_t i) { return *streams_.at(i).tcp; }
-  const tcp::FreeBsdTcpSender& sender(std::size_t i) const { return *streams_.at(i).tcp; }
+  tcp::TcpSendSocket& sender(std::size_t i) { return *streams_.at(i).tcp; }
+  const tcp::TcpSendSocket& sender(std::size_t i) const { return *streams_.at(i).tcp; }
   // Live until stop(), frozen after.
   Iperf3SenderCounters counters(int i) const;
 
@@ -49,7 +49,7 @@ class Iperf3SendingStreams {
 
  private:
   struct Stream {
-    tcp::FreeBsdTcpSender* tcp = nullptr;
+    tcp::TcpSendSocket* tcp = nullptr;
     std::uint64_t written_at_start = 0;
     std::uint64_t rexmit_at_start = 0;
     Iperf3SenderCounters frozen{};  // the counters at stop()

@@ -90,9 +90,9 @@ class TcpFlowApp {
 // (the connection itself goes on with what is buffered; nothing is counted).
 class TcpFlowDriver final : public Component, public EventHandler, public TcpFlowApp {
  public:
-  TcpFlowDriver(Simulation& sim, std::string name, tcp::FreeBsdTcpSender& sender, tcp::LinuxTcpReceiver& receiver,
+  TcpFlowDriver(Simulation& sim, std::string name, tcp::TcpSendSocket& sender, tcp::LinuxTcpReceiver& receiver,
                 NodeId sender_host, SimTime start, SimTime end);
-  const tcp::FreeBsdTcpSender& sender() const { return sender_; }
+  const tcp::TcpSendSocket& sender() const { return sender_; }
 
   void handle_event(std::uint64_t tag) override;
   void finish() override;
@@ -107,7 +107,7 @@ class TcpFlowDriver final : public Component, public EventHandler, public TcpFlo
 
  private:
   enum Tag : std::uint64_t { kConnect = 1, kEnd = 2 };
-  tcp::FreeBsdTcpSender& sender_;
+  tcp::TcpSendSocket& sender_;
   tcp::LinuxTcpReceiver& receiver_;
   NodeId sender_host_;
   SimTime start_;
@@ -119,8 +119,8 @@ class TcpFlowDriver final : public Component, public EventHandler, public TcpFlo
 
 struct BuiltTcpFlow {
   const TcpFlowSpec* spec;
-  tcp::FreeBsdTcpSender* sender;            // the (first) data connection
-  std::vector<tcp::FreeBsdTcpSender*> senders;  // every data connection (iperf3 -P: several)
+  tcp::TcpSendSocket* sender;            // the (first) data connection
+  std::vector<tcp::TcpSendSocket*> senders;  // every data connection (iperf3 -P: several)
   tcp::LinuxTcpReceiver* receiver;  // shared by all flows to the same (host, dst_port); nullptr for iperf3 -R
   TcpFlowApp* driver;               // the flow's application: TcpFlowDriver, Iperf3TcpFlow, Iperf3ReverseTcpFlow or Iperf2TcpFlow
   app::Iperf3Client* iperf3_client = nullptr;  // app: iperf3 only

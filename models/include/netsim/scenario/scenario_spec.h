@@ -77,6 +77,9 @@ struct HostSpec {
   std::string address;  // textual IPv4 or IPv6 address
   IpVersion ip_version = IpVersion::v4;
   int hz = 1000;        // kern.hz of the host's tick clock
+  // The host's TCP stack as a sender: "freebsd" (FreeBsdTcpSender) or
+  // "linux" (tcp::lnx::LinuxTcpSender). A receiver is the Linux receiver either way.
+  std::string os = "freebsd";
   std::optional<NicSpec> nic;  // receive NIC; nullopt = packets go straight to the host
   double clock_ppm = 0;        // transmit clock tolerance: offset drawn per run in [-ppm, +ppm]
   // For a VM: the host's kern.timecounter.alloweddeviation (percent), which
@@ -143,7 +146,7 @@ struct FilterSpec {
   std::string host;
   FilterHook hook = FilterHook::ingress;
   FilterType type = FilterType::nth;
-  std::int64_t every = 0;       // nth: --every N (N >= 1)
+  std::int64_t every = 0;       // nth: --every N (N >= 1); 0: `every: none`, no rule
   std::int64_t packet = 0;      // nth: --packet P (0 <= P < N)
   double probability = 0.0;     // random: drop probability in [0, 1]
   MatchSpec match;

@@ -52,6 +52,7 @@
 #include "netsim/host/host.h"
 #include "netsim/sim/tick_clock.h"
 #include "netsim/sim/timer.h"
+#include "netsim/tcp/tcp_send_socket.h"
 #include "netsim/tcp/tcp_timer_params.h"
 #include "netsim/tcp/tcp_trace.h"
 #include "netsim/tcp/tcp_var.h"
@@ -96,7 +97,7 @@ struct FreeBsdTcpStats {
   std::uint64_t duplicate_syns = 0;        // tcps_sc_dupsyn
 };
 
-class FreeBsdTcpSender final : public Component, public Endpoint, public EventHandler {
+class FreeBsdTcpSender final : public Component, public Endpoint, public EventHandler, public TcpSendSocket {
  public:
   enum class State { closed, syn_sent, listen, syn_received, established };
   struct PassiveOpen {};
@@ -112,43 +113,47 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   ~FreeBsdTcpSender() override;
 
   // Sends the SYN now. `on_established` runs once the handshake completes.
-  void connect();
+  void connect() override;
   // The application writes `bytes` (subject to the send buffer's room).
   // Returns how much was accepted.
-  std::uint64_t write(std::uint64_t bytes);
+  std::uint64_t write(std::uint64_t bytes) override;
   // An application with endless data (iperf3 -l 1M): the buffer is refilled
   // to its high-water mark whenever room appears.
-  void set_unlimited_data(bool on) { unlimited_ = on; }
-  std::uint64_t send_buffer_room() const;
+  void set_unlimited_data(bool on) override { unlimited_ = on; }
+  std::uint64_t send_buffer_room() const override;
   // Bytes the application has put into the send buffer so far (write() and
   // the unlimited refill).
-  std::uint64_t bytes_written() const { return bytes_written_; }
+  std::uint64_t bytes_written() const override { return bytes_written_; }
   // Called once when the handshake completes (set-up path only).
-  void set_on_established(std::function<void()> f) { on_established_ = std::move(f); }
+  void set_on_established(std::function<void()> f) override { on_established_ = std::move(f); }
   // Called with the byte count of in-order data from the peer, after the
   // segment carrying it has been processed (the application reads it then).
-  void set_on_data(std::function<void(std::uint64_t)> f) { on_data_ = std::move(f); }
+  void set_on_data(std::function<void(std::uint64_t)> f) override { on_data_ = std::move(f); }
   // In-order bytes received from the peer so far.
-  std::uint64_t bytes_received() const { return bytes_received_; }
+  std::uint64_t bytes_received() const override { return bytes_received_; }
   // The delayed-ACK timer (TT_DELACK) is running.
   bool delack_pending() const { return delack_.pending(); }
   // The persist timer (TT_PERSIST) is running: data waits for a zero window.
   bool persist_pending() const { return persist_.pending(); }
 
   // Receives a state sample after every processed ACK and every RTO.
-  void set_trace(TcpTraceSink sink) { trace_ = std::move(sink); }
+  void set_trace(TcpTraceSink sink) override { trace_ = std::move(sink); }
   TcpTraceSample trace_sample(TcpTraceSample::Event event) const;
 
   void deliver(Packet* p) override;
   void handle_event(std::uint64_t tag) override;
 
   State state() const { return state_; }
-  std::uint16_t local_port() const { return local_port_; }
-  NodeId peer() const { return peer_; }
+  std::uint16_t local_port() const override { return local_port_; }
+  bool established() const override { return state_ == State::established; }
+  const std::string& socket_name() const override { return name(); }
+  // TCP_INFO as FreeBSD fills it; retransmits = tcpi_snd_rexmitpack.
+  TcpSocketInfo info() const override;
+  NodeId peer() const override { return peer_; }
   std::uint16_t peer_port() const { return peer_port_; }
   const FreeBsdTcpStats& stats() const { return stats_; }
   // Bytes cumulatively acknowledged by the peer (data only).
-  std::uint64_t bytes_acked() const { return bytes_acked_total_; }
+  std::uint64_t bytes_acked() const override { return bytes_acked_total_; }
   // The connection's tcpcb: windows, sequence space, t_flags, RTT/RTO state,
   // SACK scoreboard (snd_holes, sackhint), CC state.
   const Tcpcb& tcpcb() const { return tp_; }

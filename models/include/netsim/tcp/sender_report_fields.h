@@ -1,28 +1,21 @@
-// The FreeBSD sender's state as flow reports show it (iperf3 and iperf2
+// A sending socket's state as flow reports show it (iperf3 and iperf2
 // client summaries, the runner's TCP table): one definition, so that every
-// report's "retransmits" and "cwnd" mean the same thing.
+// report's "retransmits" and "cwnd" mean the same thing, read through
+// TcpSendSocket::info() whichever stack sends.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 
-#include "netsim/tcp/freebsd_tcp_sender.h"
+#include "netsim/tcp/tcp_send_socket.h"
 
 namespace netsim::tcp {
 
-// Data segments sent: segments_sent less the SYNs it counts (an active open's
-// SYN and its retransmissions; a passive open's SYN-ACKs are not in it).
-inline std::uint64_t data_segments_sent(const FreeBsdTcpSender& tcp) {
-  const FreeBsdTcpStats& st = tcp.stats();
-  const bool active = tcp.state() != FreeBsdTcpSender::State::closed && st.syn_acks_sent == 0;
-  const std::uint64_t syns = active ? 1 + st.syn_retransmits : 0;
-  return st.segments_sent - std::min(st.segments_sent, syns);
-}
+// Data segments sent, retransmissions included, without SYNs.
+inline std::uint64_t data_segments_sent(const TcpSendSocket& tcp) { return tcp.info().data_segments_sent; }
 
-// What reports call retransmissions: FreeBSD's tcpi_snd_rexmitpack, which
-// iperf3 and iperf2 print as Retr (one per retransmitting tcp_output send; a
-// TSO burst resent after an RTO counts once, however many segments it has).
-inline std::uint64_t report_retransmits(const FreeBsdTcpSender& tcp) { return tcp.stats().retransmitted_packs; }
+// What reports call retransmissions: what iperf3 and iperf2 print as Retr
+// from the OS's TCP_INFO (FreeBSD tcpi_snd_rexmitpack, Linux tcpi_total_retrans).
+inline std::uint64_t report_retransmits(const TcpSendSocket& tcp) { return tcp.info().retransmits; }
 
 // A sending application's connection as its report shows it. What the data
 // counts leave out besides SYNs (iperf3's cookie) is the application's.
@@ -40,13 +33,13 @@ struct SenderReportCounters {
 // Copies retransmits, RTOs, recovery episodes, cwnd and srtt into any
 // counters struct with those fields.
 template <typename Counters>
-void fill_sender_report_fields(const FreeBsdTcpSender& tcp, Counters& c) {
-  const FreeBsdTcpStats& st = tcp.stats();
-  c.retransmits = report_retransmits(tcp);
-  c.rto_count = st.rto_count;
-  c.recovery_episodes = st.recovery_episodes;
-  c.cwnd = tcp.tcpcb().snd_cwnd;
-  c.srtt_us = tcp.srtt_usecs();
+void fill_sender_report_fields(const TcpSendSocket& tcp, Counters& c) {
+  const TcpSocketInfo i = tcp.info();
+  c.retransmits = i.retransmits;
+  c.rto_count = i.rto_count;
+  c.recovery_episodes = i.recovery_episodes;
+  c.cwnd = i.snd_cwnd_bytes;
+  c.srtt_us = i.rtt_us;
 }
 
 }  // namespace netsim::tcp
