@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "netsim/tcp/linux/tcp_cubic.h"
+
 namespace netsim::tcp::lnx {
 
 std::uint32_t tcp_slow_start(LinuxTcpSock& tp, std::uint32_t acked) {
@@ -45,9 +47,10 @@ std::uint32_t TcpReno::undo_cwnd(LinuxTcpSock& tp) { return std::max(tcp_snd_cwn
 
 std::unique_ptr<TcpCongestionOps> make_congestion_ops(const std::string& name) {
   if (name == "reno") return std::make_unique<TcpReno>();
+  if (name == "cubic") return std::make_unique<TcpCubic>();
   throw std::invalid_argument("unknown Linux congestion control '" + name + "'");
 }
 
-std::vector<std::string> available_congestion_control() { return {"reno"}; }
+std::vector<std::string> available_congestion_control() { return {"reno", "cubic"}; }
 
 }  // namespace netsim::tcp::lnx

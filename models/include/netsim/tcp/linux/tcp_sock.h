@@ -34,8 +34,16 @@ struct LinuxClock {
   int hz = 250;
 };
 
+// enum sk_pacing (include/net/sock.h)
+enum SkPacing : std::uint8_t { SK_PACING_NONE = 0, SK_PACING_NEEDED = 1, SK_PACING_FQ = 2 };
+
 struct LinuxTcpSock {
   LinuxClock clock;
+
+  // struct sock fields the sender and CC modules read.
+  std::uint64_t sk_pacing_rate = 0;       // bytes per second (tcp_update_pacing_rate)
+  std::uint8_t sk_pacing_status = SK_PACING_NONE;
+  std::uint32_t sk_gso_max_size = 65536;  // the device's gso_max_size (GSO_LEGACY_MAX_SIZE)
 
   // Sequence space.
   std::uint32_t snd_una = 0;
