@@ -21,6 +21,15 @@ LinuxTcpSock sock(std::uint32_t cwnd, std::uint32_t ssthresh, int hz = 250) {
   return tp;
 }
 
+// A connection that lost at cwnd 100 (W_max 100) and whose epoch starts at cwnd 70.
+LinuxTcpSock after_loss_at_100(TcpCubic& c) {
+  LinuxTcpSock tp = sock(100, 50);
+  c.init(tp);
+  c.ssthresh(tp);
+  c.bictcp_update(tp, 70, 1);
+  return tp;
+}
+
 TEST(LinuxTcpCong, SlowStartStopsAtSsthreshAndReturnsTheRest) {
   LinuxTcpSock tp = sock(10, 12);
   EXPECT_EQ(tcp_slow_start(tp, 5), 3u);
@@ -105,12 +114,7 @@ TEST(LinuxCubic, LossSetsWmaxBetaAndFastConvergence) {
 
 TEST(LinuxCubic, EpochStartsWithKFromWmaxInJiffies) {
   TcpCubic c;
-  LinuxTcpSock tp = sock(100, 50);
-  c.init(tp);
-  c.ssthresh(tp);
-  tp.snd_cwnd = 70;
-  tp.snd_ssthresh = 70;
-  c.bictcp_update(tp, 70, 1);
+  LinuxTcpSock tp = after_loss_at_100(c);
   EXPECT_EQ(c.state().epoch_start, tp.clock.jiffies);
   EXPECT_EQ(c.state().bic_origin_point, 100u);
   // K = cbrt((Wmax - cwnd) / C) with C = 0.4 (41/1024 per 100 ms): 4.217 s, in 2^-10 s.
@@ -165,11 +169,8 @@ TEST(LinuxCubic, NoLossYetCapsCntAtTwenty) {
 
 TEST(LinuxCubic, FriendlinessFollowsRenoWhenCubicIsSlower) {
   TcpCubic c;
-  LinuxTcpSock tp = sock(100, 50);
-  c.init(tp);
-  c.ssthresh(tp);
+  LinuxTcpSock tp = after_loss_at_100(c);
   // A long-lived epoch with many ACKs: tcp_cwnd passes cwnd, cnt <= cwnd / (tcp_cwnd - cwnd).
-  c.bictcp_update(tp, 70, 1);
   tp.clock.jiffies += 1;
   c.bictcp_update(tp, 71, 71u * 15 / 8 * 20);  // 20 Reno increments' worth of ACKs
   EXPECT_EQ(c.state().tcp_cwnd, 70u + 20);
@@ -178,10 +179,7 @@ TEST(LinuxCubic, FriendlinessFollowsRenoWhenCubicIsSlower) {
 
 TEST(LinuxCubic, LossStateResetsEpochAndHystart) {
   TcpCubic c;
-  LinuxTcpSock tp = sock(100, 50);
-  c.init(tp);
-  c.ssthresh(tp);
-  c.bictcp_update(tp, 70, 1);
+  LinuxTcpSock tp = after_loss_at_100(c);
   c.set_state(tp, TCP_CA_Loss);
   EXPECT_EQ(c.state().epoch_start, 0u);
   EXPECT_EQ(c.state().last_max_cwnd, 0u);
@@ -190,10 +188,7 @@ TEST(LinuxCubic, LossStateResetsEpochAndHystart) {
 
 TEST(LinuxCubic, IdleShiftsTheEpoch) {
   TcpCubic c;
-  LinuxTcpSock tp = sock(100, 50);
-  c.init(tp);
-  c.ssthresh(tp);
-  c.bictcp_update(tp, 70, 1);
+  LinuxTcpSock tp = after_loss_at_100(c);
   const std::uint32_t e = c.state().epoch_start;
   tp.lsndtime = tp.clock.jiffies + 10;
   tp.clock.jiffies += 60;  // idle for 50 jiffies
