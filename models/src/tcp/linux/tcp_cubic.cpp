@@ -19,8 +19,6 @@ namespace {
 // fls64(): 1-based index of the most significant set bit, 0 for 0.
 std::uint32_t fls64(std::uint64_t x) { return static_cast<std::uint32_t>(64 - std::countl_zero(x)); }
 
-bool after(std::uint32_t seq1, std::uint32_t seq2) { return static_cast<std::int32_t>(seq2 - seq1) < 0; }
-
 }  // namespace
 
 std::uint32_t cubic_root(std::uint64_t a) {
@@ -42,11 +40,6 @@ std::uint32_t cubic_root(std::uint64_t a) {
   x = 2 * x + static_cast<std::uint32_t>(a / (static_cast<std::uint64_t>(x) * static_cast<std::uint64_t>(x - 1)));
   x = (x * 341) >> 10;
   return x;
-}
-
-std::uint32_t usecs_to_jiffies(std::uint32_t us, int hz) {
-  const auto per_jiffy = static_cast<std::uint32_t>(1000000 / hz);
-  return static_cast<std::uint32_t>((static_cast<std::uint64_t>(us) + per_jiffy - 1) / per_jiffy);
 }
 
 TcpCubic::TcpCubic(const CubicParams& params)

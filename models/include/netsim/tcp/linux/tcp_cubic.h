@@ -39,8 +39,6 @@ struct CubicParams {
 
 // cubic_root(): table lookup and one Newton-Raphson step (avg error ~0.2%).
 std::uint32_t cubic_root(std::uint64_t a);
-// usecs_to_jiffies() for a HZ that divides 10^6 (100, 250, 1000): rounds up.
-std::uint32_t usecs_to_jiffies(std::uint32_t us, int hz);
 
 // HyStart exit reasons (LINUX_MIB_TCPHYSTART{TRAIN,DELAY}DETECT).
 struct HystartCounters {

@@ -44,6 +44,9 @@ struct LinuxTcpSock {
   std::uint64_t sk_pacing_rate = 0;       // bytes per second (tcp_update_pacing_rate)
   std::uint8_t sk_pacing_status = SK_PACING_NONE;
   std::uint32_t sk_gso_max_size = 65536;  // the device's gso_max_size (GSO_LEGACY_MAX_SIZE)
+  std::uint32_t sk_gso_max_segs = 65535;  // GSO_MAX_SEGS
+  std::uint8_t sk_pacing_shift = 10;      // TSQ / TSO autosizing: about 1 ms of data at the pacing rate
+  std::uint64_t sk_max_pacing_rate = ~0ull;
 
   // Sequence space.
   std::uint32_t snd_una = 0;
@@ -102,6 +105,18 @@ struct LinuxTcpSock {
   std::uint32_t segs_out = 0;
   std::uint32_t total_retrans = 0;  // tcpi_total_retrans
 
+  // struct tcp_rack (RACK-TLP reordering state).
+  struct {
+    std::uint64_t mstamp = 0;          // (re)sent time of the most recently delivered skb, us
+    std::uint32_t rtt_us = 0;          // its RTT
+    std::uint32_t end_seq = 0;         // its end_seq
+    std::uint32_t last_delivered = 0;  // tp->delivered at the last reo_wnd adjustment
+    std::uint8_t reo_wnd_steps = 1;    // reo_wnd in units of min_rtt / 4
+    std::uint8_t reo_wnd_persist = 0;  // recoveries reo_wnd stays up (5 bits)
+    bool dsack_seen = false;           // a DSACK arrived since the last adjustment
+    bool advanced = false;             // mstamp advanced since the last lost marking
+  } rack;
+
   // inet_connection_sock.
   std::uint8_t icsk_ca_state = TCP_CA_Open;
   std::uint8_t icsk_retransmits = 0;
@@ -109,6 +124,21 @@ struct LinuxTcpSock {
   std::uint32_t icsk_rto = 0;       // jiffies
   std::uint32_t icsk_rto_min = 0;   // jiffies (TCP_RTO_MIN = HZ / 5)
 };
+
+// include/net/tcp.h timer constants, in jiffies of `hz` (or microseconds).
+inline constexpr std::uint32_t TCP_RTO_MIN(int hz) { return static_cast<std::uint32_t>(hz / 5); }
+inline constexpr std::uint32_t TCP_RTO_MAX(int hz) { return static_cast<std::uint32_t>(120 * hz); }
+inline constexpr std::uint32_t TCP_TIMEOUT_INIT(int hz) { return static_cast<std::uint32_t>(hz); }
+inline constexpr std::uint32_t TCP_TIMEOUT_MIN = 2;          // jiffies
+inline constexpr std::uint32_t TCP_TIMEOUT_MIN_US = 2000;
+// usecs_to_jiffies() for a HZ that divides 10^6 (100, 250, 1000): rounds up.
+inline constexpr std::uint32_t usecs_to_jiffies(std::uint32_t us, int hz) {
+  const auto per_jiffy = static_cast<std::uint32_t>(1000000 / hz);
+  return static_cast<std::uint32_t>((static_cast<std::uint64_t>(us) + per_jiffy - 1) / per_jiffy);
+}
+inline constexpr std::uint32_t jiffies_to_usecs(std::uint32_t j, int hz) {
+  return j * static_cast<std::uint32_t>(1000000 / hz);
+}
 
 // include/net/tcp.h helpers, same names and arithmetic.
 inline std::uint32_t tcp_snd_cwnd(const LinuxTcpSock& tp) { return tp.snd_cwnd; }
@@ -125,6 +155,8 @@ inline bool tcp_is_cwnd_limited(const LinuxTcpSock& tp) {
   if (tcp_in_slow_start(tp)) return tcp_snd_cwnd(tp) < 2 * tp.max_packets_out;
   return false;
 }
+inline bool before(std::uint32_t seq1, std::uint32_t seq2) { return static_cast<std::int32_t>(seq1 - seq2) < 0; }
+inline bool after(std::uint32_t seq1, std::uint32_t seq2) { return before(seq2, seq1); }
 inline std::uint32_t tcp_min_rtt(const LinuxTcpSock& tp) { return tp.min_rtt_us; }
 // tcp_current_ssthresh(): in CWR/Recovery, ssthresh; else the larger of
 // ssthresh and 3/4 of cwnd.
