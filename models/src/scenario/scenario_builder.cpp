@@ -14,6 +14,7 @@
 #include "netsim/scenario/iperf3_reverse_tcp_flow.h"
 #include "netsim/scenario/iperf3_tcp_flow.h"
 #include "netsim/tcp/freebsd_tcp_listener.h"
+#include "netsim/tcp/linux/linux_tcp_sender.h"
 #include "netsim/scenario/scenario_loader.h"
 #include "netsim/sim/rng.h"
 #include "netsim/sim/units.h"
@@ -537,6 +538,10 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
   for (const auto& fl : spec.tcp_flows) {
     const auto key = std::make_pair(fl.from, fl.dst_port);
     if (!fl.reverse || freebsd_listeners.count(key) != 0) continue;
+    if (spec.hosts[idx.ids.at(fl.from)].os == "linux") {  // hosts have the first ids
+      throw ScenarioError(fl.loc, "traffic." + fl.name + ".reverse",
+                          "host '" + fl.from + "' has os: linux, whose TCP sender has no passive open yet (iperf3 -R)");
+    }
     auto* from = static_cast<Host*>(b.nodes[idx.ids.at(fl.from)]);
     try {
       freebsd_listeners[key] =
@@ -554,15 +559,17 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
                                                  *freebsd_listeners.at(std::make_pair(fl.from, fl.dst_port))));
       continue;
     }
-    if (spec.hosts[idx.ids.at(fl.from)].os != "freebsd") {  // hosts have the first ids
-      throw ScenarioError(fl.loc, "traffic." + fl.name + ".from",
-                          "host '" + fl.from + "' has os: linux, whose TCP sender this build does not have yet");
-    }
+    const bool linux_sender = spec.hosts[idx.ids.at(fl.from)].os == "linux";  // hosts have the first ids
     Listener& l = listeners.at(std::make_pair(fl.to, fl.dst_port));
     const tcp::FreeBsdTcpConfig sc = sender_config(fl);
+    tcp::lnx::LinuxTcpConfig lc;
+    lc.cc = fl.cc;
+    lc.sack = fl.sack;
+    lc.tso = fl.tso;
     const SimTime start = flow_start(sim, fl);
     // iperf's -P data connections: the first carries the flow's name.
     auto add_sender = [&](const std::string& name) -> tcp::TcpSendSocket& {
+      if (linux_sender) return sim.add<tcp::lnx::LinuxTcpSender>(name, *from, to->id(), fl.dst_port, lc);
       return sim.add<tcp::FreeBsdTcpSender>(name, *from, to->id(), fl.dst_port, sc);
     };
     auto add_streams = [&] {
@@ -613,7 +620,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     tcp::TcpSendSocket& control = add_sender(fl.name + "/control");
     const std::vector<tcp::TcpSendSocket*> streams = add_streams();
     app::Iperf3ClientConfig cc = iperf3_client_config(spec, fl, start);
-    cc.congestion = freebsd_cc_module(fl.cc);  // -C names a FreeBSD module
+    cc.congestion = linux_sender ? fl.cc : freebsd_cc_module(fl.cc);  // -C names the sender's module
     auto& client = sim.add<app::Iperf3Client>(fl.name + "/iperf3-client", cc, control, streams);
     app::Iperf3ServerConfig scfg;
     scfg.client = from->id();

@@ -8,6 +8,7 @@
 #include "netsim/cc/cc_registry.h"
 #include "netsim/tcp/sack_scoreboard.h"
 #include "netsim/tcp/tcp_rtt.h"
+#include "netsim/tcp/tcp_segment.h"
 
 namespace netsim::tcp {
 namespace {
@@ -132,28 +133,13 @@ void FreeBsdTcpSender::connect() {
 
 // A segment of this connection from the pool, addressed; the caller fills
 // the TCP header and payload.
-Packet* FreeBsdTcpSender::new_segment() {
-  Packet* p = sim().packets().alloc();
-  p->dst = peer_;
-  p->protocol = IpProtocol::tcp;
-  p->src_port = local_port_;
-  p->dst_port = peer_port_;
-  return p;
-}
+Packet* FreeBsdTcpSender::new_segment() { return new_tcp_segment(sim(), peer_, local_port_, peer_port_); }
 
 void FreeBsdTcpSender::send_syn() {
   Packet* p = new_segment();
-  p->tcp.seq = iss_;
-  p->tcp.flags = tcp_flags::kSyn;
-  p->tcp.window = kAdvertisedWindow;
-  const Channel* out = host_.route(peer_);
-  const std::uint32_t mtu = out != nullptr ? out->config().mtu : 1500;
-  p->tcp.mss = static_cast<std::uint16_t>(mtu - ip_header_bytes(host_.ip_version()) - kTcpHeaderBytes);
-  p->tcp.wscale = config_.request_wscale;
-  p->tcp.sack_permitted = config_.sack;
-  p->tcp.ts_present = config_.timestamps;
-  p->tcp.ts_val = ts_now() + ts_offset_;
-  p->l4_header_bytes = kTcpHeaderBytes + p->tcp.option_bytes();
+  fill_syn(*p, iss_,
+           SynOptions{static_cast<std::uint16_t>(route_mss(host_, peer_)), config_.request_wscale, config_.sack,
+                      config_.timestamps, ts_now() + ts_offset_});
   tp_.snd_nxt = tp_.snd_max = iss_ + 1;
   ++stats_.segments_sent;
   host_.send(p);
@@ -238,11 +224,7 @@ TcpTraceSample FreeBsdTcpSender::trace_sample(TcpTraceSample::Event event) const
   return s;
 }
 
-std::uint32_t FreeBsdTcpSender::path_mss() const {
-  const Channel* out = host_.route(peer_);
-  const std::uint32_t mtu = out != nullptr ? out->config().mtu : 1500;
-  return mtu - ip_header_bytes(host_.ip_version()) - kTcpHeaderBytes;
-}
+std::uint32_t FreeBsdTcpSender::path_mss() const { return route_mss(host_, peer_); }
 
 void FreeBsdTcpSender::set_maxseg(std::uint32_t peer_mss) {
   // tcp_mss(): min(path MTU - headers, offer); options are subtracted per segment.
