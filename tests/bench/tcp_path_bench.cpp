@@ -23,7 +23,9 @@ using namespace netsim::literals;
 
 // With `host_cpus`, both hosts get a CPU model whose costs (a few us per
 // event) do not bind at 1 Gbit/s: what the model's bookkeeping costs.
-std::string tcp_path_yaml(std::int64_t every, bool host_cpus = false) {
+// `linux_sender`: the sender is the Linux stack (os: linux, Reno) instead of
+// FreeBSD's (NewReno), on the same path: the per-segment cost of the two ports.
+std::string tcp_path_yaml(std::int64_t every, bool host_cpus = false, bool linux_sender = false) {
   const std::string sender_cpu = host_cpus ? ", cpu: { tick: 2us, tx_packet: 2us, tx_segment: 1us, tcp_input: 1us }" : "";
   const std::string receiver_cpu =
       host_cpus ? "    cpu: { interrupt: 3us, rx_packet: 1us, tcp_input: 2us, copy_per_kib: 50ns }\n" : "";
@@ -31,7 +33,7 @@ std::string tcp_path_yaml(std::int64_t every, bool host_cpus = false) {
       "name: bench-tcp-path\n"
       "duration: 1000s\n"
       "hosts:\n"
-      "  sender: { address: 10.0.0.1, hz: 1000, nic: { host_int_rx_mod: 65us, irq_delay: 20us, irq_jitter: 20us }" +
+      "  sender: { address: 10.0.0.1, hz: 1000" + std::string(linux_sender ? ", os: linux" : "") + ", nic: { host_int_rx_mod: 65us, irq_delay: 20us, irq_jitter: 20us }" +
       sender_cpu +
       " }\n"
       "  receiver:\n"
@@ -45,7 +47,8 @@ std::string tcp_path_yaml(std::int64_t every, bool host_cpus = false) {
       "  sender-router:   { ends: [sender, router], rate: 1Gbps, delay: 11us }\n"
       "  router-receiver: { ends: [router, receiver], rate: 1Gbps, delay: 11us }\n"
       "traffic:\n"
-      "  bulk: { type: tcp, from: sender, to: receiver, dst_port: 5201, cc: newreno }\n";
+      "  bulk: { type: tcp, from: sender, to: receiver, dst_port: 5201, cc: " +
+      std::string(linux_sender ? "reno" : "newreno") + " }\n";
   if (every > 0) {
     y += "filters:\n"
          "  drop: { host: receiver, hook: ingress, type: nth, every: " +
@@ -55,8 +58,9 @@ std::string tcp_path_yaml(std::int64_t every, bool host_cpus = false) {
   return y;
 }
 
-void run_tcp_path(benchmark::State& state, bool host_cpus) {
-  const ScenarioSpec spec = parse_scenario_text(tcp_path_yaml(state.range(0), host_cpus), "bench-tcp-path.yaml");
+void run_tcp_path(benchmark::State& state, bool host_cpus, bool linux_sender = false) {
+  const ScenarioSpec spec =
+      parse_scenario_text(tcp_path_yaml(state.range(0), host_cpus, linux_sender), "bench-tcp-path.yaml");
   BuiltScenario built = build_scenario(spec);
   Simulation& sim = *built.sim;
   const tcp::LinuxTcpReceiver& rx = *built.tcp_flows.front().receiver;
@@ -81,6 +85,11 @@ BENCHMARK(BM_TcpPath)->ArgName("every")->Arg(0)->Arg(100)->Arg(25)->Unit(benchma
 // The same path with host CPU models on both ends (docs/models.md "Host CPU").
 void BM_TcpPathHostCpu(benchmark::State& state) { run_tcp_path(state, true); }
 BENCHMARK(BM_TcpPathHostCpu)->ArgName("every")->Arg(0)->Arg(100)->Unit(benchmark::kMillisecond);
+
+// The same path with the Linux sender: compare with BM_TcpPath in the same run
+// (docs/performance.md: within 1.3x of the FreeBSD sender per segment).
+void BM_TcpPathLinuxSender(benchmark::State& state) { run_tcp_path(state, false, true); }
+BENCHMARK(BM_TcpPathLinuxSender)->ArgName("every")->Arg(0)->Arg(100)->Arg(25)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace netsim
