@@ -75,7 +75,7 @@ TcpSocketInfo LinuxTcpSender::info() const {
   i.mss = tp_.mss_cache;
   i.rtt_us = tp_.srtt_us >> 3;
   i.rttvar_us = tp_.mdev_us >> 2;
-  i.retransmits = stats_.total_retrans;
+  i.retransmits = tp_.total_retrans;
   i.rto_count = stats_.rto_count;
   i.recovery_episodes = stats_.recovery_episodes;
   i.data_segments_sent = stats_.data_segments_sent;
@@ -243,7 +243,6 @@ void LinuxTcpSender::tcp_xmit_retransmit_queue() {
     s.sacked |= kSackedRetrans | kEverRetrans;
     s.xmit_us = tp_.clock.mstamp_us;
     ++tp_.retrans_out;
-    ++stats_.total_retrans;
     ++tp_.total_retrans;
     if (in_cwnd_reduction(tp_)) ++tp_.prr_out;
     if (!tp_.undo_marker) tp_.undo_marker = tp_.snd_una;
@@ -284,15 +283,15 @@ void LinuxTcpSender::tcp_write_xmit() {
     while (n < quota && tp_.write_seq != tp_.snd_nxt) {
       const std::uint32_t len = std::min(mss, tp_.write_seq - tp_.snd_nxt);
       if (after(tp_.snd_nxt + len, wnd_end)) break;  // tcp_snd_wnd_test
+      const bool was_empty = tp_.packets_out == 0;
       // tcp_event_data_sent: the first packet after idle restarts CUBIC's epoch.
-      if (tp_.packets_out == 0) ca_->cwnd_event(tp_, TcpCaEvent::CA_EVENT_TX_START);
+      if (was_empty) ca_->cwnd_event(tp_, TcpCaEvent::CA_EVENT_TX_START);
       tp_.lsndtime = tp_.clock.jiffies;
       Skb s;
       s.seq = tp_.snd_nxt;
       s.end_seq = tp_.snd_nxt + len;
       s.xmit_us = tp_.clock.mstamp_us;
       push_skb(s);
-      const bool was_empty = tp_.packets_out == 0;
       ++tp_.packets_out;
       if (tp_.icsk_ca_state == TCP_CA_Recovery) ++tp_.prr_out;
       tp_.snd_nxt += len;
@@ -321,7 +320,7 @@ void LinuxTcpSender::tcp_mark_skb_lost(Skb& s) {
   if (!(s.sacked & kLost)) {
     s.sacked |= kLost;
     ++tp_.lost_out;
-    ++stats_.lost_marked;
+    ++tp_.lost;
   }
   if (s.sacked & kSackedRetrans) {  // a retransmission lost again
     s.sacked &= static_cast<std::uint8_t>(~kSackedRetrans);
@@ -362,7 +361,7 @@ std::uint32_t LinuxTcpSender::tcp_sacktag_write_queue(const Packet& p, std::uint
       }
       tcp_rack_advance(tp_, s.sacked, s.end_seq, s.xmit_us);
       if (!(s.sacked & kEverRetrans) && sack_rtt_us < 0) {
-        sack_rtt_us = static_cast<std::int64_t>(tp_.clock.mstamp_us - s.xmit_us);
+        sack_rtt_us = tcp_stamp_us_delta(tp_.clock.mstamp_us, s.xmit_us);
       }
       s.sacked |= kSackedAcked;
       ++tp_.sacked_out;
@@ -432,9 +431,7 @@ void LinuxTcpSender::tcp_enter_recovery() {
 
 // tcp_fastretrans_alert without undo: state exits when high_seq is
 // ACKed, RACK loss marking, and entry into Recovery once something is lost.
-void LinuxTcpSender::tcp_fastretrans_alert(std::uint32_t prior_snd_una, int flag) {
-  (void)prior_snd_una;
-  (void)flag;
+void LinuxTcpSender::tcp_fastretrans_alert() {
   // D. State exit conditions.
   if (tp_.icsk_ca_state != TCP_CA_Open && !before(tp_.snd_una, tp_.high_seq)) {
     switch (tp_.icsk_ca_state) {
@@ -477,7 +474,7 @@ void LinuxTcpSender::tcp_ack(const Packet& p) {
   if (before(ack, tp_.snd_una) || after(ack, tp_.snd_nxt)) return;
   const std::uint32_t prior_snd_una = tp_.snd_una;
   const std::uint32_t prior_delivered = tp_.delivered;
-  const std::uint32_t prior_lost = stats_.lost_marked;
+  const std::uint32_t prior_lost = tp_.lost;
   int flag = 0;
   if (after(ack, prior_snd_una)) flag |= FLAG_SND_UNA_ADVANCED;
   tp_.snd_wnd = p.tcp.window << snd_wscale_;  // tcp_ack_update_window
@@ -503,7 +500,7 @@ void LinuxTcpSender::tcp_ack(const Packet& p) {
       ++pkts_acked;
       tcp_rack_advance(tp_, s.sacked, s.end_seq, s.xmit_us);
       if (!(s.sacked & kEverRetrans)) {
-        const auto rtt = static_cast<std::int64_t>(tp_.clock.mstamp_us - s.xmit_us);
+        const std::int64_t rtt = tcp_stamp_us_delta(tp_.clock.mstamp_us, s.xmit_us);
         if (seq_rtt_us < 0) seq_rtt_us = rtt;  // first_ackt
         ca_rtt_us = rtt;                        // last_ackt
       }
@@ -536,11 +533,11 @@ void LinuxTcpSender::tcp_ack(const Packet& p) {
     tcp_rearm_rto();
   }
 
-  tcp_fastretrans_alert(prior_snd_una, flag);
+  tcp_fastretrans_alert();
 
   // tcp_cong_control.
   const auto acked_sacked = static_cast<int>(tp_.delivered - prior_delivered);
-  const auto newly_lost = static_cast<int>(stats_.lost_marked - prior_lost);
+  const auto newly_lost = static_cast<int>(tp_.lost - prior_lost);
   if (in_cwnd_reduction(tp_)) {
     tcp_cwnd_reduction(tp_, acked_sacked, newly_lost, flag);
   } else if (tp_.reordering > config_.reordering ? (flag & FLAG_FORWARD_PROGRESS) : (flag & FLAG_DATA_ACKED)) {
@@ -588,10 +585,10 @@ void LinuxTcpSender::tcp_retransmit_timer() {
 // tcp_rack_reo_timeout: skbs whose reordering window has run out are lost.
 void LinuxTcpSender::tcp_rack_reo_timeout() {
   ++stats_.rack_reo_timeouts;
-  const std::uint32_t prior_lost = stats_.lost_marked;
+  const std::uint32_t prior_lost = tp_.lost;
   tp_.rack.advanced = true;
   tcp_rack_mark_lost();
-  if (stats_.lost_marked != prior_lost) {
+  if (tp_.lost != prior_lost) {
     if (tp_.icsk_ca_state != TCP_CA_Recovery && tp_.icsk_ca_state != TCP_CA_Loss) tcp_enter_recovery();
     tcp_xmit_retransmit_queue();
   }
@@ -628,7 +625,7 @@ TcpTraceSample LinuxTcpSender::trace_sample(TcpTraceSample::Event event) const {
   s.rttvar_us = tp_.mdev_us >> 2;
   s.rto_us = jiffies_to_usecs(tp_.icsk_rto, tp_.clock.hz);
   s.in_recovery = tp_.icsk_ca_state == TCP_CA_Recovery;
-  s.retransmits = stats_.total_retrans;
+  s.retransmits = tp_.total_retrans;
   s.recoveries = stats_.recovery_episodes;
   s.rtos = stats_.rto_count;
   return s;

@@ -43,7 +43,9 @@ void TcpReno::cong_avoid(LinuxTcpSock& tp, std::uint32_t /*ack*/, std::uint32_t 
 
 std::uint32_t TcpReno::ssthresh(LinuxTcpSock& tp) { return std::max(tcp_snd_cwnd(tp) >> 1u, 2u); }
 
-std::uint32_t TcpReno::undo_cwnd(LinuxTcpSock& tp) { return std::max(tcp_snd_cwnd(tp), tp.prior_cwnd); }
+std::uint32_t tcp_reno_undo_cwnd(const LinuxTcpSock& tp) { return std::max(tcp_snd_cwnd(tp), tp.prior_cwnd); }
+
+std::uint32_t TcpReno::undo_cwnd(LinuxTcpSock& tp) { return tcp_reno_undo_cwnd(tp); }
 
 std::unique_ptr<TcpCongestionOps> make_congestion_ops(const std::string& name) {
   if (name == "reno") return std::make_unique<TcpReno>();

@@ -14,13 +14,6 @@
 
 namespace netsim::tcp::lnx {
 
-namespace {
-
-// fls64(): 1-based index of the most significant set bit, 0 for 0.
-std::uint32_t fls64(std::uint64_t x) { return static_cast<std::uint32_t>(64 - std::countl_zero(x)); }
-
-}  // namespace
-
 std::uint32_t cubic_root(std::uint64_t a) {
   // v[x] = cbrt(x << 18) - 1 for x in [0, 63], refined by hand upstream;
   // cbrt(x) = (v[x] + 10) >> 6.
@@ -30,7 +23,7 @@ std::uint32_t cubic_root(std::uint64_t a) {
       200, 202, 204, 206, 209, 211, 213, 215, 217, 219, 221, 222, 224, 225, 227, 229,
       231, 232, 234, 236, 237, 239, 240, 242, 244, 245, 246, 248, 250, 251, 252, 254,
   };
-  std::uint32_t b = fls64(a);
+  std::uint32_t b = static_cast<std::uint32_t>(std::bit_width(a));  // fls64
   if (b < 7) return (static_cast<std::uint32_t>(v[static_cast<std::uint32_t>(a)]) + 35) >> 6;
   b = ((b * 84) >> 8) - 1;
   const auto shift = static_cast<std::uint32_t>(a >> (b * 3));
@@ -182,7 +175,7 @@ void TcpCubic::set_state(LinuxTcpSock& tp, std::uint8_t new_state) {
   }
 }
 
-std::uint32_t TcpCubic::undo_cwnd(LinuxTcpSock& tp) { return std::max(tcp_snd_cwnd(tp), tp.prior_cwnd); }
+std::uint32_t TcpCubic::undo_cwnd(LinuxTcpSock& tp) { return tcp_reno_undo_cwnd(tp); }
 
 std::uint32_t TcpCubic::hystart_ack_delay(const LinuxTcpSock& tp) const {
   // Cushion for TSO/GRO aggregation: 4 GSO packets at the pacing rate

@@ -19,12 +19,11 @@ std::uint32_t tcp_rack_reo_wnd(const LinuxTcpSock& tp, int sysctl_tcp_recovery) 
 }
 
 std::int32_t tcp_rack_skb_timeout(const LinuxTcpSock& tp, std::uint64_t xmit_us, std::uint32_t reo_wnd) {
-  const auto elapsed = static_cast<std::uint32_t>(tp.clock.mstamp_us > xmit_us ? tp.clock.mstamp_us - xmit_us : 0);
-  return static_cast<std::int32_t>(tp.rack.rtt_us + reo_wnd - elapsed);
+  return static_cast<std::int32_t>(tp.rack.rtt_us + reo_wnd - tcp_stamp_us_delta(tp.clock.mstamp_us, xmit_us));
 }
 
 void tcp_rack_advance(LinuxTcpSock& tp, std::uint8_t sacked, std::uint32_t end_seq, std::uint64_t xmit_us) {
-  const auto rtt_us = static_cast<std::uint32_t>(tp.clock.mstamp_us > xmit_us ? tp.clock.mstamp_us - xmit_us : 0);
+  const std::uint32_t rtt_us = tcp_stamp_us_delta(tp.clock.mstamp_us, xmit_us);
   // An RTT below min_rtt on a retransmitted skb is the original's ACK, not the retransmission's.
   if (rtt_us < tcp_min_rtt(tp) && (sacked & TCPCB_RETRANS)) return;
   tp.rack.advanced = true;

@@ -50,13 +50,11 @@ struct LinuxTcpConfig {
 struct LinuxTcpStats {
   std::uint64_t data_segments_sent = 0;  // tcpi_data_segs_out
   std::uint64_t bytes_sent = 0;          // payload, retransmissions included
-  std::uint64_t total_retrans = 0;       // tcpi_total_retrans (segments)
   std::uint64_t recovery_episodes = 0;   // entries into TCP_CA_Recovery
   std::uint64_t rto_count = 0;           // tcp_retransmit_timer expiries (TCPTimeouts)
   std::uint64_t rack_reo_timeouts = 0;
   std::uint64_t reorder_seen = 0;
   std::uint64_t dsacks = 0;
-  std::uint64_t lost_marked = 0;         // tp->lost
 };
 
 class LinuxTcpSender final : public Component, public Endpoint, public EventHandler, public TcpSendSocket {
@@ -130,7 +128,7 @@ class LinuxTcpSender final : public Component, public Endpoint, public EventHand
   std::uint32_t tcp_sacktag_write_queue(const Packet& p, std::uint32_t ack, std::int64_t& sack_rtt_us);
   void tcp_mark_skb_lost(Skb& s);
   bool tcp_rack_mark_lost();
-  void tcp_fastretrans_alert(std::uint32_t prior_snd_una, int flag);
+  void tcp_fastretrans_alert();
   void tcp_try_to_open();
   void tcp_set_ca_state(std::uint8_t state);
   void tcp_enter_recovery();

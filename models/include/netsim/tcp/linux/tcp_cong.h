@@ -18,6 +18,9 @@ std::uint32_t tcp_slow_start(LinuxTcpSock& tp, std::uint32_t acked);
 // tcp_cong_avoid_ai: cwnd += 1 per `w` packets acked.
 void tcp_cong_avoid_ai(LinuxTcpSock& tp, std::uint32_t w, std::uint32_t acked);
 
+// tcp_reno_undo_cwnd: max(cwnd, prior_cwnd); other modules use it as their undo_cwnd.
+std::uint32_t tcp_reno_undo_cwnd(const LinuxTcpSock& tp);
+
 // tcp_reno_* (struct tcp_congestion_ops tcp_reno).
 class TcpReno final : public TcpCongestionOps {
  public:

@@ -104,6 +104,7 @@ struct LinuxTcpSock {
   std::uint32_t data_segs_out = 0;
   std::uint32_t segs_out = 0;
   std::uint32_t total_retrans = 0;  // tcpi_total_retrans
+  std::uint32_t lost = 0;           // total data packets marked lost (tp->lost)
 
   // struct tcp_rack (RACK-TLP reordering state).
   struct {
@@ -154,6 +155,10 @@ inline bool tcp_is_cwnd_limited(const LinuxTcpSock& tp) {
   if (tp.is_cwnd_limited) return true;
   if (tcp_in_slow_start(tp)) return tcp_snd_cwnd(tp) < 2 * tp.max_packets_out;
   return false;
+}
+// tcp_stamp_us_delta(): microseconds from t0 to t1, 0 if t1 is earlier.
+inline std::uint32_t tcp_stamp_us_delta(std::uint64_t t1, std::uint64_t t0) {
+  return static_cast<std::uint32_t>(t1 > t0 ? t1 - t0 : 0);
 }
 inline bool before(std::uint32_t seq1, std::uint32_t seq2) { return static_cast<std::int32_t>(seq1 - seq2) < 0; }
 inline bool after(std::uint32_t seq1, std::uint32_t seq2) { return before(seq2, seq1); }
