@@ -8,6 +8,7 @@
 #include <arpa/inet.h>
 #include <linux/netfilter.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -150,7 +151,7 @@ class DelayDaemon {
   bool fail(std::string& error, const std::string& what) {
     int err = errno;
     error = what + " failed: " + (err ? std::strerror(err) : "unknown error");
-    if (err == EPERM || err == EACCES || geteuid() != 0) error += " (needs root / CAP_NET_ADMIN)";
+    if (err == EPERM || err == EACCES || geteuid() != 0) error += " (needs root / CAP_NET_ADMIN, or another process already owns this queue)";
     if (err == EBUSY) error += " (another process owns this queue)";
     return false;
   }
@@ -293,6 +294,15 @@ int main(int argc, char** argv) {
   sigaction(SIGTERM, &sa, nullptr);
   // Default 50 us timer slack would add up to 50 us to every wake-up.
   prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+
+  // Real-time priority so a busy CPU does not postpone due verdicts.
+  if (opt->rt_priority > 0) {
+    sched_param sp{};
+    sp.sched_priority = opt->rt_priority;
+    if (sched_setscheduler(0, SCHED_FIFO, &sp) != 0)
+      std::fprintf(stderr, "netsim-nfq-delay: --rt-priority: sched_setscheduler: %s (continuing)\n",
+                   std::strerror(errno));
+  }
 
   DelayDaemon daemon(*opt);
   if (!daemon.open(error)) {

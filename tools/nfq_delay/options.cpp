@@ -21,7 +21,7 @@ bool parse_int(const std::string& text, std::int64_t lo, std::int64_t hi, std::i
 }  // namespace
 
 const char* usage_text() {
-  return "usage: netsim-nfq-delay --queue N --delay-us D [--batch K] [--spin-us S]\n"
+  return "usage: netsim-nfq-delay --queue N --delay-us D [--batch K] [--spin-us S] [--rt-priority P]\n"
          "                        [--maxlen L] [--rcvbuf BYTES] [--no-fail-open] [--stats-file PATH]\n"
          "Holds every packet of NFQUEUE N for D microseconds, then accepts it (FIFO).\n"
          "SIGINT/SIGTERM: accept everything held, write stats, exit 0.\n"
@@ -73,6 +73,9 @@ std::optional<Options> parse_options(const std::vector<std::string>& args, std::
     } else if (flag == "--spin-us") {
       if (!number(0, 1000, n)) return std::nullopt;
       opt.spin_us = n;
+    } else if (flag == "--rt-priority") {
+      if (!number(0, 99, n)) return std::nullopt;
+      opt.rt_priority = static_cast<int>(n);
     } else if (flag == "--maxlen") {
       if (!number(1, 1 << 20, n)) return std::nullopt;
       opt.maxlen = static_cast<std::uint32_t>(n);

@@ -13,6 +13,7 @@ struct Options {
   std::int64_t delay_us = 0;
   std::uint32_t batch = 256;           // most packets one batch verdict may cover; 1 = per-packet verdicts
   std::int64_t spin_us = 0;            // busy-poll the last spin_us before a due time (0 = never spin)
+  int rt_priority = 0;                 // SCHED_FIFO priority (0 = normal scheduling)
   std::uint32_t maxlen = 65536;        // kernel queue length (packets held at once)
   std::uint32_t rcvbuf_bytes = 64u << 20;
   bool fail_open = true;               // kernel accepts (undelayed) instead of dropping when we overflow
