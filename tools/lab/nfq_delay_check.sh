@@ -115,6 +115,7 @@ stop_daemon() {
   kill -TERM "$pid"; wait "$pid"; rc=$?
   [[ $rc -eq 0 ]] || fail "daemon exited $rc: $(cat "$stats.log")"
   [[ -s $stats ]] || { fail "no stats in $stats"; return; }
+  echo "STATS $(basename "$stats" .json) $(cat "$stats")"
   local drops
   drops=$(jq '.enobufs + .id_gaps + .kernel_queue_dropped + .kernel_user_dropped + .maxlen_reached + .verdict_errors' "$stats")
   [[ $drops -eq 0 ]] || fail "daemon reported drops/overflows: $(cat "$stats")"
