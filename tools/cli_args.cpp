@@ -23,6 +23,9 @@ Usage:
                     [--shard I/N] [--resume|--retry-failed|--force] [--emit-slurm [--shards N]]
   netsim results DIR [--by KEY,...] [--metric NAME]... [--format text|csv]
   netsim calibrate FILE [--data PATH[:KEY=VALUE,...]]... [--set KEY=VALUE]... [-j N] [--out PROFILE]
+  netsim lab FILE [--out DIR] [--reps N] [--set KEY=VALUE]... [--axis KEY=V1,...]... [--dry-run]
+                  [--resume|--retry-failed|--force]
+  netsim lab --clean [--all]
   netsim --version
   netsim COMMAND --help
 
@@ -33,6 +36,8 @@ Commands:
   sweep      run a parameter sweep into a resumable result directory (one record per run)
   results    merge and summarize a sweep's result directory
   calibrate  fit the scenario's free parameters (calibrate:) on measured cells, predict the rest
+  lab        run the scenario's cells on this machine's real Linux kernel (namespaces, veth, htb,
+             iptables, iperf3), writing the measurements `run --data` and `calibrate --data` read
 
 run, validate, topo, sweep and calibrate take --profile PROFILE.yaml: the fitted
 parameters of a calibration profile, applied before any --set.
@@ -46,7 +51,47 @@ Exit codes:
   3  invalid scenario or override (the message names file, line, column and field)
   4  results or a trace could not be written (checked before anything runs; a write that
      still fails at the end puts the results on stdout instead)
-  130  sweep interrupted by SIGINT or SIGTERM (rerun the same command to resume)
+  5  lab: this machine cannot run the lab (not root, no network namespaces, a tool missing)
+  130  sweep or lab interrupted by SIGINT or SIGTERM (rerun the same command to resume)
+)";
+
+const char* const kLabUsage = R"(Usage: netsim lab FILE [options]
+       netsim lab --clean [--all]
+
+Runs every cell of the scenario's sweep on this machine's Linux kernel: two
+network namespaces joined by a veth pair, htb at the link's rate with its
+Ethernet framing, the link's delay from netsim-nfq-delay (NFQUEUE), the
+scenario's nth/random filters as iptables statistic rules on the same hook,
+the offloads the scenario gives (sender TSO/GSO, receiver GRO), and the real
+iperf3 or iperf for each flow. Every repetition gets fresh namespaces, rules
+and counters. Fields the lab cannot reproduce are errors (docs/lab.md lists
+what it honours). Needs root.
+
+DIR gets cells/<key>/rep<k>/ with the raw outputs (iperf3 JSON, nstat, ss
+samples, qdisc and rule counters, the delay daemon's stats, every command
+run), summary.csv, environment.json and measurements.yaml, the mapping file
+for `netsim run FILE --data DIR/measurements.yaml` and `netsim calibrate`.
+Rerunning the same command skips finished repetitions.
+
+Options:
+  --out DIR          result directory (default: lab-<scenario name>)
+  --reps N           repetitions of every cell (default 1)
+  --set KEY=VALUE    pin a field in every cell (drops an axis of the same key)
+  --axis KEY=V1,...  an extra or replacing sweep axis, as for sweep
+  --dry-run          print each cell's commands and exit (no root needed)
+  --resume           skip finished repetitions, failed ones included (the default)
+  --retry-failed     redo failed repetitions
+  --force            redo every repetition
+  --progress P       auto, bar, lines, none
+  --clean            remove namespaces left by a lab that was killed (netsim-lab-*, their
+                     processes included); --all also those of labs still running
+  -h, --help         this help
+
+Exit codes: 0 every repetition succeeded, 1 some failed (recorded with their
+error), 2 usage, 3 invalid scenario or a field the lab does not honour,
+4 DIR cannot be written, 5 the lab cannot run here (not root, no network
+namespaces, a tool missing), 130 interrupted (teardown done; rerun to resume).
+See docs/lab.md.
 )";
 
 const char* const kRunUsage = R"(Usage: netsim run FILE [options]
@@ -187,6 +232,7 @@ std::string usage(const std::string& command) {
   if (command == "sweep") return kSweepUsage;
   if (command == "results") return kResultsUsage;
   if (command == "calibrate") return kCalibrateUsage;
+  if (command == "lab") return kLabUsage;
   return kMainUsage;
 }
 
@@ -207,7 +253,7 @@ Options parse_args(const std::vector<std::string>& args) {
     return o;
   }
   if (first != "run" && first != "validate" && first != "topo" && first != "sweep" && first != "results" &&
-      first != "calibrate") {
+      first != "calibrate" && first != "lab") {
     throw UsageError("unknown command '" + first + "'");
   }
   o.command = first;
@@ -231,6 +277,7 @@ Options parse_args(const std::vector<std::string>& args) {
   const bool sweep = o.command == "sweep";
   const bool results = o.command == "results";
   const bool calibrate = o.command == "calibrate";
+  const bool lab = o.command == "lab";
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "-h" || a == "--help") {
@@ -265,7 +312,17 @@ Options parse_args(const std::vector<std::string>& args) {
       const std::string& v = value_of(i);
       if (v != "client" && v != "server") throw UsageError(a + " must be client or server, got '" + v + "'");
       o.iperf3_server = v == "server";
-    } else if (a == "--axis" && sweep) {
+    } else if (a == "--reps" && lab) {
+      const std::uint64_t n = positive(a, value_of(i));
+      if (n > 1000) throw UsageError("--reps needs a positive integer up to 1000");
+      o.reps = static_cast<int>(n);
+    } else if (a == "--dry-run" && lab) {
+      o.dry_run = true;
+    } else if (a == "--clean" && lab) {
+      o.clean = true;
+    } else if (a == "--all" && lab) {
+      o.clean_all = true;
+    } else if (a == "--axis" && (sweep || lab)) {
       try {
         o.axes.push_back(sweep::parse_axis(value_of(i)));
       } catch (const sweep::SweepUsageError& e) {
@@ -279,7 +336,7 @@ Options parse_args(const std::vector<std::string>& args) {
       } catch (const sweep::SweepUsageError& e) {
         throw UsageError(e.what());
       }
-    } else if ((a == "--resume" || a == "--retry-failed" || a == "--force") && sweep) {
+    } else if ((a == "--resume" || a == "--retry-failed" || a == "--force") && (sweep || lab)) {
       o.resume = a == "--resume" ? sweep::ResumeMode::resume
                  : a == "--force" ? sweep::ResumeMode::force
                                   : sweep::ResumeMode::retry_failed;
@@ -287,7 +344,7 @@ Options parse_args(const std::vector<std::string>& args) {
       o.emit_slurm = true;
     } else if (a == "--shards" && sweep) {
       o.slurm_shards = static_cast<std::size_t>(positive(a, value_of(i)));
-    } else if (a == "--progress" && sweep) {
+    } else if (a == "--progress" && (sweep || lab)) {
       o.progress = value_of(i);
       if (o.progress != "auto" && o.progress != "bar" && o.progress != "lines" && o.progress != "none") {
         throw UsageError("--progress must be auto, bar, lines or none, got '" + o.progress + "'");
@@ -324,7 +381,7 @@ Options parse_args(const std::vector<std::string>& args) {
       const std::optional<std::uint64_t> n = parse_unsigned(v);
       if (!n || *n > 1000) throw UsageError("--check-seeds needs an integer from 0 to 1000, got '" + v + "'");
       o.check_seeds = static_cast<int>(*n);
-    } else if (a == "--out" && (o.command == "run" || sweep || calibrate)) {
+    } else if (a == "--out" && (o.command == "run" || sweep || calibrate || lab)) {
       o.out_path = value_of(i);
     } else if (a == "--trace-tcp" && o.command == "run") {
       o.trace_tcp_path = value_of(i);
@@ -345,6 +402,11 @@ Options parse_args(const std::vector<std::string>& args) {
     }
   }
   if (o.help) return o;
+  if (lab && o.clean) {
+    if (!o.scenario_file.empty()) throw UsageError("'lab --clean' takes no scenario FILE");
+    return o;
+  }
+  if (o.clean_all) throw UsageError("--all goes with --clean");
   if (o.scenario_file.empty()) throw UsageError("'" + o.command + "' needs " + (results ? "a result DIR" : "a scenario FILE"));
   if (sweep && !o.out_path) throw UsageError("'sweep' needs --out DIR (where the run records go)");
   if (o.slurm_shards != 0 && !o.emit_slurm) throw UsageError("--shards is for --emit-slurm; to run one shard use --shard I/N");

@@ -19,6 +19,7 @@ enum ExitCode : int {
   kUsage = 2,          // bad command-line syntax
   kBadScenario = 3,    // the scenario file or an override is invalid
   kOutputError = 4,    // results could not be written
+  kLabUnavailable = 5, // lab: not root, no network namespaces, or a tool missing
   kInterrupted = 130,  // sweep stopped by SIGINT/SIGTERM (128 + SIGINT, as shells report it); rerun to resume
 };
 
@@ -32,7 +33,7 @@ class UsageError : public std::runtime_error {
 enum class Iperf3Format { none, text, json };
 
 struct Options {
-  std::string command;  // run | validate | topo | sweep | results | calibrate | help | version
+  std::string command;  // run | validate | topo | sweep | results | calibrate | lab | help | version
   std::string scenario_file;  // results: the result directory
   std::vector<Override> overrides;  // --set and --seed, in command-line order
   OutputFormat format = OutputFormat::text;
@@ -63,6 +64,12 @@ struct Options {
   int max_evaluations = 0;        // --max-evaluations; 0: the scenario's
   int starts = 0;                 // --starts; 0: the scenario's
   int check_seeds = -1;           // --check-seeds; -1: the scenario's
+
+  // lab
+  int reps = 1;
+  bool dry_run = false;
+  bool clean = false;
+  bool clean_all = false;
 
   // results
   std::vector<std::string> group_by;  // --by

@@ -11,6 +11,7 @@
 #include "cli_args.h"
 #include "data_args.h"
 #include "output_file.h"
+#include "lab_command.h"
 #include "sweep_commands.h"
 #include "netsim/app/iperf2_from_result.h"
 #include "netsim/app/ping_report.h"
@@ -297,6 +298,7 @@ int dispatch(const std::vector<std::string>& args) {
     if (o.command == "sweep") return command_sweep(o, args);
     if (o.command == "results") return command_results(o);
     if (o.command == "calibrate") return command_calibrate(o, args);
+    if (o.command == "lab") return command_lab(o, args);
     return command_topo(o);
   } catch (const ScenarioError& e) {
     std::cerr << e.what() << "\n";

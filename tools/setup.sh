@@ -26,7 +26,7 @@ readonly packages=(
   python3-yaml           # tests: the input fuzzer (tests/fuzz) reads the scenarios' keys
   slurm-wlm              # tests: the emitted job array on a single-node Slurm cluster (auth/none, no munge)
   libnetfilter-queue-dev # netsim-nfq-delay: the lab's NFQUEUE delay line (this kernel has no sch_netem)
-  iproute2 iptables      # netsim lab: ip netns, veth, tc htb; statistic nth rules
+  iproute2 iptables ethtool  # netsim lab: ip netns, veth, tc htb; statistic nth rules; veth offloads
   iputils-ping jq        # netsim lab: tools/lab/nfq_delay_check.sh (RTT samples, daemon stats)
   iperf3 iperf nuttcp    # netsim lab: the real traffic tools the scenario's flows name
 )
