@@ -111,11 +111,28 @@ int command_lab(const Options& o, const std::vector<std::string>& args) {
     return kUsage;
   }
   // The swept paths (a linked axis by each of its paths): a cell's identity
-  // in the mapping file. Seeds mean nothing on real hardware: --reps repeats.
+  // in the mapping file and summary.csv. Seeds mean nothing on real hardware: --reps repeats.
+  // The measured block's key paths join them, so that a key pinned with
+  // --set still reaches the mapping file.
   std::vector<std::string> axis_paths;
+  auto add_path = [&axis_paths](const std::string& p) {
+    if (p != "seed" && std::find(axis_paths.begin(), axis_paths.end(), p) == axis_paths.end()) axis_paths.push_back(p);
+  };
   for (const std::string& k : plan.axis_keys) {
-    if (k == "seed") continue;
-    for (const std::string& p : split_linked_key(k)) axis_paths.push_back(p);
+    for (const std::string& p : split_linked_key(k)) add_path(p);
+  }
+  {
+    const ScenarioSpec base = load_scenario(o.scenario_file, o.overrides);
+    const YAML::Node keys = base.measured ? base.measured["keys"] : YAML::Node();
+    if (keys && keys.IsMap()) {
+      for (const auto& kv : keys) {
+        const YAML::Node v = kv.second;
+        const std::string text = v.IsScalar() ? v.Scalar() : (v.IsMap() && v["paths"] && v["paths"].IsScalar()) ? v["paths"].Scalar() : "";
+        for (const std::string& p : split_linked_key(text)) {
+          if (!p.empty()) add_path(p);
+        }
+      }
+    }
   }
   std::vector<LabCell> cells;
   std::set<std::vector<std::string>> seen;
@@ -188,6 +205,7 @@ int command_lab(const Options& o, const std::vector<std::string>& args) {
 
   const std::size_t total = cells.size() * static_cast<std::size_t>(o.reps);
   sweep::Progress progress(std::cerr, progress_style(o.progress), total);
+  progress.set_label("lab");
   std::atomic<bool> stop{false};
   int signo = 0;
   std::size_t ran = 0, skipped = 0, failed = 0;

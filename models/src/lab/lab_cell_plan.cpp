@@ -86,9 +86,9 @@ void check_host(const Checker& c, const HostSpec& h, const LabEnvironment& env) 
   c.default_only(p + ".netem_delay", h.loc, h.netem_delay, d.netem_delay,
                  "this kernel has no sch_netem; give the delay on the link (links.*.delay)");
   c.default_only(p + ".tx_buffer_bytes", h.loc, h.tx_buffer_bytes, d.tx_buffer_bytes,
-                 "host transmit queue limits are not mapped; use links.*.queue_packets or queue_bytes");
+                 "host transmit queue limits are not mapped; use links.*.queue.packets or queue.bytes");
   c.default_only(p + ".tx_buffer_packets", h.loc, h.tx_buffer_packets, d.tx_buffer_packets,
-                 "host transmit queue limits are not mapped; use links.*.queue_packets or queue_bytes");
+                 "host transmit queue limits are not mapped; use links.*.queue.packets or queue.bytes");
   if (h.cpu.any()) c.fail(p + ".cpu", h.loc, "CPU costs are the model's; the lab's CPU is the real one");
   if (h.nic) {
     const NicSpec& n = *h.nic;
@@ -122,8 +122,8 @@ LabLink plan_link(const Checker& c, const LinkSpec& l) {
   const std::string p = "links." + l.name;
   if (l.eee) c.fail(p + ".eee", l.loc, "veth has no Energy-Efficient Ethernet");
   if (l.queue_packets && l.queue_bytes)
-    c.fail(p + ".queue_bytes", l.loc, "the lab's htb leaf is one FIFO: give queue_packets or queue_bytes, not both");
-  if (l.framing_bytes < 14) c.fail(p + ".framing_bytes", l.loc, "must count at least the 14-byte Ethernet header");
+    c.fail(p + ".queue.bytes", l.loc, "the lab's htb leaf is one FIFO: give queue.packets or queue.bytes, not both");
+  if (l.framing_bytes < 14) c.fail(p + ".framing", l.loc, "must count at least the 14-byte Ethernet header");
   if (l.mtu < 576 || l.mtu > 65535) c.fail(p + ".mtu", l.loc, "veth takes an MTU from 576 to 65535 here");
   if (l.delay % kPicosPerMicro != 0) c.fail(p + ".delay", l.loc, "the delay daemon works in whole microseconds");
   LabLink k;

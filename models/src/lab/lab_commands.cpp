@@ -7,11 +7,8 @@ namespace {
 
 void shape(std::vector<Command>& out, const LabCellPlan& p, const LabEndpoint& e) {
   const LabLink& k = p.link;
-  const std::string rate = std::to_string(k.rate_bps) + "bit";
-  // stab adds the framing skb->len lacks (preamble, FCS, inter-frame gap) to
-  // every packet htb accounts, so `rate` is the wire's bit rate.
-  out.push_back(in_netns(e.netns, {"tc", "qdisc", "add", "dev", e.device, "root", "handle", "1:", "stab", "overhead",
-                                   std::to_string(k.overhead_bytes), "htb", "default", "1"}));
+  const std::string rate = std::to_string(htb_rate_bps(k)) + "bit";
+  out.push_back(in_netns(e.netns, {"tc", "qdisc", "add", "dev", e.device, "root", "handle", "1:", "htb", "default", "1"}));
   out.push_back(in_netns(e.netns, {"tc", "class", "add", "dev", e.device, "parent", "1:", "classid", "1:1", "htb",
                                    "rate", rate, "ceil", rate, "quantum", "60000"}));
   if (k.queue_bytes) {
@@ -24,6 +21,19 @@ void shape(std::vector<Command>& out, const LabCellPlan& p, const LabEndpoint& e
 }
 
 }  // namespace
+
+std::int64_t htb_rate_bps(const LabLink& k) {
+  // TCP hands the qdisc GSO skbs even with gso off (the device segments them
+  // in software after dequeue), and htb charges a size table's overhead once
+  // per skb, not per segment. So the framing is folded into the rate instead:
+  // htb counts an MTU frame as mtu + 14 bytes, the wire carries mtu + 14 +
+  // overhead, and rate * (mtu + 14) / (mtu + 14 + overhead) gives MTU frames
+  // the wire's frame rate. Smaller frames (ACKs) get a little more than the
+  // wire would give them.
+  const std::int64_t counted = k.mtu + 14;
+  return k.rate_bps / (counted + k.overhead_bytes) * counted +
+         k.rate_bps % (counted + k.overhead_bytes) * counted / (counted + k.overhead_bytes);
+}
 
 Command in_netns(const std::string& netns, Command argv) {
   Command c{"ip", "netns", "exec", netns};

@@ -92,7 +92,7 @@ void Progress::draw(bool force) {
     bar_shown_ = true;
   } else {
     if (!force && now - last_draw_ < line_period_) return;
-    out_ << "netsim: sweep " << status() << '\n';
+    out_ << "netsim: " << label_ << " " << status() << '\n';
     out_.flush();
   }
   last_draw_ = now;

@@ -36,7 +36,7 @@ struct LabEndpoint {
 
 struct LabLink {
   std::int64_t rate_bps = 0;       // htb rate and ceil, both directions
-  std::int64_t overhead_bytes = 0; // stab overhead: framing_bytes minus the 14-byte header skb->len holds
+  std::int64_t overhead_bytes = 0; // framing_bytes minus the 14-byte header skb->len holds
   std::int64_t mtu = 1500;
   std::int64_t delay_us = 0;       // one way; each receiving namespace holds packets this long
   // htb leaf queue per direction: pfifo of packets or bfifo of bytes. The

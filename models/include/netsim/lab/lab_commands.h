@@ -12,11 +12,15 @@ namespace netsim::lab {
 
 using Command = std::vector<std::string>;
 
+// The htb rate that gives MTU-sized frames the link's wire rate with its
+// framing (see lab_commands.cpp for why the overhead is not a size table).
+std::int64_t htb_rate_bps(const LabLink& link);
+
 // argv prefixed with `ip netns exec NETNS`.
 Command in_netns(const std::string& netns, Command argv);
 
 // Namespaces, the veth pair (created inside the namespaces, never in the
-// host's), addresses, MTU, htb with the framing overhead and the leaf FIFO,
+// host's), addresses, MTU, htb at htb_rate_bps and the leaf FIFO,
 // offloads, sysctls, then the scenario's iptables rules. The delay rules
 // come separately (delay_rule_commands) because their daemons must be bound
 // first, and after the filters so that a dropped packet is never delayed.

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <ostream>
 #include <string>
+#include <utility>
 
 namespace netsim::sweep {
 
@@ -26,6 +27,8 @@ class Progress {
   Progress(std::ostream& out, ProgressStyle style, std::size_t total, double line_period_s = 10.0,
            Clock clock = {});
 
+  // The word after "netsim: " in plain lines ("sweep" unless set, e.g. "lab").
+  void set_label(std::string label) { label_ = std::move(label); }
   // Runs found already recorded: counted as done, but not in the rate.
   void add_skipped(std::size_t n, std::size_t failed);
   // One run finished now. Thread-safe.
@@ -53,6 +56,7 @@ class Progress {
   std::size_t ran_ = 0;     // done in this process: the rate's numerator
   std::size_t failed_ = 0;
   bool bar_shown_ = false;
+  std::string label_ = "sweep";
 };
 
 }  // namespace netsim::sweep
