@@ -141,7 +141,7 @@ void write_all(std::ostream& out, const Options& o, const results::RunSet& set, 
     return;
   }
   write_results(out, set, o.format);
-  if (m && o.format == OutputFormat::text) write_comparison_text(out, set, *m);
+  if (m && !m->cells.empty() && o.format == OutputFormat::text) write_comparison_text(out, set, *m);
 }
 
 int write_output(const Options& o, const results::RunSet& set, const std::optional<MeasuredSpec>& m) {

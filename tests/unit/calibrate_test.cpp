@@ -796,6 +796,80 @@ calibrate:
   EXPECT_NEAR(r.cells[1].sim_mean, 200, 1);
 }
 
+TEST(Calibration, ALabelledMeasuredKeySetsEveryPathOfItsLabel) {
+  // shape: lossy = (300 Mbit/s, 10% loss), clean = (600 Mbit/s, no loss).
+  TempFile f("labelled.yaml", udp_scenario("600Mbps", "0", R"(
+measured:
+  keys:
+    shape:
+      paths: [links.sw-rx.rate, filters.loss.probability]
+      labels: { lossy: [300Mbps, 0.1], clean: [600Mbps, 0] }
+  cells:
+    - { shape: lossy, value: 180 }
+    - { shape: clean, value: 200 }
+calibrate:
+  parameters:
+    links.tx-sw.delay: { min: 1us, max: 10us }
+  max_evaluations: 3
+)"));
+  const CalibrationResult r = run_calibration(f.path(), CalibrationOptions{});
+  ASSERT_EQ(r.cells.size(), 2u);
+  EXPECT_EQ(r.cells[0].key_values, std::vector<std::string>{"lossy"});
+  EXPECT_NEAR(r.cells[0].sim_mean, 180, 180 * 0.03);
+  EXPECT_NEAR(r.cells[1].sim_mean, 200, 1);
+  // A labelled key's paths are measured keys: they cannot be fitted.
+  TempFile g("labelled-fit.yaml", udp_scenario("600Mbps", "0", R"(
+measured:
+  keys:
+    shape: { paths: "links.sw-rx.rate + filters.loss.probability", labels: { lossy: [300Mbps, 0.1] } }
+  cells:
+    - { shape: lossy, value: 180 }
+calibrate:
+  parameters:
+    filters.loss.probability: { min: 0, max: 0.5 }
+)"));
+  try {
+    run_calibration(g.path(), CalibrationOptions{});
+    ADD_FAILURE() << "a labelled key's path was fitted";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("is a measured key"), std::string::npos) << e.what();
+  }
+}
+
+TEST(MeasuredDataCells, ALabelledKeyFromItsLabelOrFromItsPathsValues) {
+  const std::string file = std::string(NETSIM_SOURCE_DIR) + "/tests/data/measure/iperf3-client.json";
+  const ScenarioSpec spec = parse_scenario_text(udp_scenario("600Mbps", "0", R"(
+measured:
+  keys:
+    cc: traffic.flow.cc
+    offload: { paths: [traffic.flow.tso, hosts.rx.nic.gro], labels: { per-packet: [false, false], tso: [true, false] } }
+)"), "s.yaml");
+  const std::optional<MeasuredSpec> block = parse_measured(spec, CellsFrom::data);
+  ASSERT_TRUE(block.has_value());
+  auto entry = [&](std::map<std::string, std::string> params) {
+    measure::MappingEntry e;
+    e.file = file;
+    e.params = std::move(params);
+    e.source = "test";
+    return e;
+  };
+  const DataCells d = cells_from_data(
+      *block, "s.yaml",
+      measure::MeasurementMapping{{entry({{"cc", "reno"}, {"offload", "tso"}}),
+                                   entry({{"cc", "reno"}, {"traffic.flow.tso", "false"}, {"hosts.rx.nic.gro", "false"}}),
+                                   entry({{"cc", "reno"}, {"traffic.flow.tso", "false"}, {"hosts.rx.nic.gro", "true"}}),
+                                   entry({{"cc", "reno"}, {"offload", "gro"}}),
+                                   entry({{"cc", "reno"}, {"traffic.flow.tso", "true"}})}});
+  ASSERT_EQ(d.cells.size(), 2u);
+  EXPECT_EQ(d.cells[0].key_values, (std::vector<std::string>{"reno", "tso"}));
+  EXPECT_EQ(d.cells[1].key_values, (std::vector<std::string>{"reno", "per-packet"}));
+  ASSERT_EQ(d.errors.size(), 3u);
+  EXPECT_NE(d.errors[0].find("(false+true) match no label of the measured key 'offload'"), std::string::npos)
+      << d.errors[0];
+  EXPECT_NE(d.errors[1].find("'gro' is not a label of the measured key 'offload'"), std::string::npos) << d.errors[1];
+  EXPECT_NE(d.errors[2].find("no value for the measured key 'offload'"), std::string::npos) << d.errors[2];
+}
+
 }  // namespace
 }  // namespace netsim::calibrate
 

@@ -81,6 +81,99 @@ TEST(MeasuredComparison, NoCellsMeansNoComparison) {
   EXPECT_FALSE(parse_measured(parse_scenario_text(text, "x.yaml")).has_value());
 }
 
+const char* kLabelled = R"(
+name: lab
+duration: 1s
+hosts:
+  a: { address: 10.0.0.1 }
+  b: { address: 10.0.0.2, nic: { gro: false } }
+links:
+  ab: { ends: [a, b], rate: 1Gbps }
+traffic:
+  f: { type: tcp, from: a, to: b, tso: false }
+measured:
+  keys:
+    offload:
+      paths: traffic.f.tso + hosts.b.nic.gro
+      labels: { per-packet: [false, false], tso: [true, false], gro: [false, true] }
+)";
+
+results::RunSet offload_runs() {
+  results::RunSet set;
+  for (auto [tso, gro, mbps] : {std::tuple{"true", "false", 900.0}, {"false", "true", 800.0}, {"true", "true", 1.0}}) {
+    auto* r = set.add_runs();
+    r->set_seed(1);
+    for (auto [key, value] : {std::pair{"traffic.f.tso", tso}, {"hosts.b.nic.gro", gro}}) {
+      auto* o = r->add_overrides();
+      o->set_key(key);
+      o->set_value(value);
+    }
+    auto* f = r->add_flows();
+    f->set_name("f");
+    f->set_kind("tcp");
+    f->set_receiver_mbps(mbps);
+    f->set_sender_mbps(mbps);
+  }
+  return set;
+}
+
+TEST(MeasuredComparison, ALabelledKeyNamesATupleOfPathValues) {
+  // Without cells the block still gives the CSV its key columns.
+  const auto m = parse_measured(parse_scenario_text(kLabelled, "lab.yaml"));
+  ASSERT_TRUE(m.has_value());
+  ASSERT_EQ(m->keys.size(), 1u);
+  EXPECT_EQ(m->keys[0].second, "traffic.f.tso + hosts.b.nic.gro");
+  EXPECT_TRUE(m->cells.empty());
+  EXPECT_EQ(key_value_paths(*m, 0, "gro"),
+            (std::vector<std::pair<std::string, std::string>>{{"traffic.f.tso", "false"}, {"hosts.b.nic.gro", "true"}}));
+  EXPECT_TRUE(key_value_paths(*m, 0, "lro").empty());
+  EXPECT_TRUE(is_measured_key_path(*m, "hosts.b.nic.gro"));
+  EXPECT_FALSE(is_measured_key_path(*m, "traffic.f.tso + hosts.b.nic.gro"));
+  std::ostringstream csv;
+  write_comparison_csv(csv, offload_runs(), *m);
+  EXPECT_EQ(csv.str(),
+            "offload,seed,sender_mbps,receiver_mbps,retransmits,measured_mbps,error_pct\n"
+            "tso,1,900,900,0,,\n"
+            "gro,1,800,800,0,,\n"
+            "true+true,1,1,1,0,,\n");
+
+  // Cells by label are compared with the runs whose paths carry its values.
+  std::string text = std::string(kLabelled) + "  cells:\n    - { offload: gro, value: 1000 }\n";
+  const auto c = parse_measured(parse_scenario_text(text, "lab.yaml"));
+  ASSERT_TRUE(c.has_value());
+  const auto rows = compare(offload_runs(), *c);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].runs, 1u);
+  EXPECT_DOUBLE_EQ(rows[0].sim_mean, 800.0);
+}
+
+TEST(MeasuredComparison, ALabelledKeyIsCheckedWithItsLine) {
+  auto error_of = [](const std::string& text) -> std::pair<std::string, int> {
+    try {
+      parse_measured(parse_scenario_text(text, "lab.yaml"));
+    } catch (const ScenarioError& e) {
+      return {e.field, e.loc.line};
+    }
+    return {"", 0};
+  };
+  const std::string base = kLabelled;
+  auto replaced = [&base](const std::string& from, const std::string& to) {
+    std::string s = base;
+    return s.replace(s.find(from), from.size(), to);
+  };
+  EXPECT_EQ(error_of(replaced("tso: [true, false]", "tso: [true]")),
+            (std::pair<std::string, int>{"measured.keys.offload.labels.tso", 15}));
+  EXPECT_EQ(error_of(replaced("gro: [false, true]", "gro: [true, false]")),
+            (std::pair<std::string, int>{"measured.keys.offload.labels.gro", 15}));
+  EXPECT_EQ(error_of(replaced("paths: traffic.f.tso + hosts.b.nic.gro", "paths: traffic.f.tso")),
+            (std::pair<std::string, int>{"measured.keys.offload.paths", 14}));
+  EXPECT_EQ(error_of(replaced("      labels:", "      label:")).first, "measured.keys.offload");
+  EXPECT_EQ(error_of(base + "  cells:\n    - { offload: lro, value: 1 }\n"),
+            (std::pair<std::string, int>{"measured.cells[0].offload", 17}));
+  EXPECT_EQ(error_of(base + "  claims:\n    - { measured: 2, numerator: {}, denominator: {} }\n").first,
+            "measured.claims");
+}
+
 TEST(MeasuredComparison, MalformedBlockNamesFileLineAndField) {
   std::string text = kScenario;
   const auto pos = text.find("value: 250");

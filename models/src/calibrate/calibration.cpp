@@ -201,7 +201,8 @@ class Calibrator {
       }
     }
     for (std::size_t k = 0; k < measured_.keys.size(); ++k) {
-      if (!done[k]) o.push_back({measured_.keys[k].second, cell.key_values[k]});
+      if (done[k]) continue;
+      for (auto& [path, value] : key_value_paths(measured_, k, cell.key_values[k])) o.push_back({path, value});
     }
     return o;
   }

@@ -132,8 +132,8 @@ class CalibrationReader {
       const std::string field = "calibrate.parameters." + p.key;
       for (const std::string& path : p.paths) {
         if (path.empty()) r_.fail(kv.first, field, "empty path in " + quoted(p.key));
-        for (const auto& k : m_.keys) {
-          if (k.second == path) r_.fail(kv.first, field, quoted(path) + " is a measured key; it cannot be fitted");
+        if (is_measured_key_path(m_, path)) {
+          r_.fail(kv.first, field, quoted(path) + " is a measured key; it cannot be fitted");
         }
         for (const CalibrationParameter& q : c_.parameters) {
           if (std::find(q.paths.begin(), q.paths.end(), path) != q.paths.end()) {

@@ -22,20 +22,43 @@ std::string key_text(const MeasuredSpec& block, const std::vector<std::string>& 
 std::vector<std::string> key_values(const MeasuredSpec& block, const std::map<std::string, std::string>& params,
                                     std::string& problem) {
   std::vector<std::string> values;
-  for (const auto& [name, path] : block.keys) {
+  std::size_t used = 0;  // params taken
+  for (std::size_t k = 0; k < block.keys.size(); ++k) {
+    const auto& [name, path] = block.keys[k];
+    const MeasuredKeyPaths& lp = key_paths_of(block, k);
     auto it = params.find(name);
-    if (it == params.end()) it = params.find(path);
-    if (it == params.end()) {
+    if (it == params.end() && !lp.labelled()) it = params.find(path);
+    if (it != params.end()) {
+      if (lp.labelled() && key_value_paths(block, k, it->second).empty()) {
+        problem = "'" + it->second + "' is not a label of the measured key '" + name + "'";
+        return {};
+      }
+      values.push_back(it->second);
+      ++used;
+      continue;
+    }
+    // A labelled key from its paths' values, as `netsim lab` records them.
+    bool all = lp.labelled();
+    for (const std::string& p : lp.paths) all = all && params.count(p) > 0;
+    if (!all) {
       problem = "no value for the measured key '" + name + "' (or '" + path + "')";
       return {};
     }
-    values.push_back(it->second);
+    const std::string label = key_column_value(block, k, [&params](const std::string& p) { return params.at(p); });
+    if (key_value_paths(block, k, label).empty()) {
+      problem = "the values of '" + path + "' (" + label + ") match no label of the measured key '" + name + "'";
+      return {};
+    }
+    values.push_back(label);
+    used += lp.paths.size();
   }
-  if (values.size() != params.size()) {
-    for (const auto& [k, v] : params) {
+  if (used != params.size()) {
+    for (const auto& [key, v] : params) {
       bool known = false;
-      for (const auto& [name, path] : block.keys) known = known || k == name || k == path;
-      if (!known) problem = "'" + k + "' is not a key of the measured block";
+      for (std::size_t k = 0; k < block.keys.size(); ++k) {
+        known = known || key == block.keys[k].first || is_measured_key_path(block, key);
+      }
+      if (!known) problem = "'" + key + "' is not a key of the measured block";
     }
   }
   return values;

@@ -130,7 +130,9 @@ double metric(const results::RunResult& r, const results::FlowStats& f, const Me
 
 std::vector<std::string> run_keys(const results::RunResult& r, const MeasuredSpec& m) {
   std::vector<std::string> v;
-  for (const auto& k : m.keys) v.push_back(override_value(r, k.second));
+  for (std::size_t k = 0; k < m.keys.size(); ++k) {
+    v.push_back(key_column_value(m, k, [&r](const std::string& path) { return override_value(r, path); }));
+  }
   return v;
 }
 
@@ -139,6 +141,51 @@ std::string fixed(double v, int decimals) { return format_fixed(v, decimals); }
 // As measured-tables.md writes gains: "+4.5x" for a ratio of 5.5, "+65%" for 1.65.
 std::string ratio_text(double r) {
   return r >= 2.0 ? "+" + fixed(r - 1.0, 2) + "x" : (r >= 1.0 ? "+" : "") + fixed((r - 1.0) * 100.0, 1) + "%";
+}
+
+std::string label_list(const MeasuredKeyPaths& p) {
+  std::string s;
+  for (const MeasuredKeyLabel& l : p.labels) s += (s.empty() ? "" : ", ") + l.label;
+  return s;
+}
+
+// { paths: [a, b] or "a + b", labels: { name: [va, vb], ... } }; returns the
+// key's path text ("a + b").
+std::string labelled_key(const BlockReader& r, const YAML::Node& def, const std::string& field, MeasuredKeyPaths& out) {
+  if (!def.IsMap() || !def["paths"] || !def["labels"]) {
+    r.fail(def, field, "expected a sweep key, or { paths: [PATH, ...], labels: { LABEL: [VALUE, ...], ... } }");
+  }
+  for (const auto& kv : def) {
+    const std::string k = kv.first.Scalar();
+    if (k != "paths" && k != "labels") r.fail(kv.first, field + "." + k, "unknown key '" + k + "' (accepted: paths, labels)");
+  }
+  const YAML::Node paths = def["paths"];
+  if (paths.IsScalar()) {
+    out.paths = split_linked_key(paths.Scalar());
+  } else if (paths.IsSequence()) {
+    for (std::size_t i = 0; i < paths.size(); ++i) out.paths.push_back(r.scalar(paths[i], field + ".paths"));
+  }
+  if (out.paths.size() < 2 || std::any_of(out.paths.begin(), out.paths.end(), [](const std::string& p) { return p.empty(); })) {
+    r.fail(paths, field + ".paths", "a labelled key needs two or more non-empty paths");
+  }
+  const YAML::Node labels = def["labels"];
+  if (!labels.IsMap() || labels.size() == 0) r.fail(labels, field + ".labels", "expected a map of label -> [value, ...]");
+  for (const auto& kv : labels) {
+    MeasuredKeyLabel l;
+    l.label = kv.first.Scalar();
+    const std::string lf = field + ".labels." + l.label;
+    if (!kv.second.IsSequence() || kv.second.size() != out.paths.size()) {
+      r.fail(kv.second, lf, "expected a list of " + std::to_string(out.paths.size()) + " values, one per path");
+    }
+    for (std::size_t i = 0; i < kv.second.size(); ++i) l.values.push_back(r.scalar(kv.second[i], lf));
+    for (const MeasuredKeyLabel& o : out.labels) {
+      if (o.values == l.values) r.fail(kv.second, lf, "the same values as label '" + o.label + "'");
+    }
+    out.labels.push_back(std::move(l));
+  }
+  std::string text;
+  for (const std::string& p : out.paths) text += (text.empty() ? "" : " + ") + p;
+  return text;
 }
 
 }  // namespace
@@ -158,9 +205,50 @@ double measured_error(const MeasuredMetric& k, double simulated, double measured
   return (simulated - measured) / compared_value(k.is_count(), measured) * 100.0;
 }
 
+const MeasuredKeyPaths& key_paths_of(const MeasuredSpec& m, std::size_t k) {
+  static const MeasuredKeyPaths plain;
+  return k < m.key_paths.size() ? m.key_paths[k] : plain;
+}
+
+std::vector<std::pair<std::string, std::string>> key_value_paths(const MeasuredSpec& m, std::size_t k,
+                                                                 const std::string& value) {
+  const MeasuredKeyPaths& p = key_paths_of(m, k);
+  if (!p.labelled()) return {{m.keys[k].second, value}};
+  std::vector<std::pair<std::string, std::string>> o;
+  for (const MeasuredKeyLabel& l : p.labels) {
+    if (l.label != value) continue;
+    for (std::size_t i = 0; i < p.paths.size(); ++i) o.emplace_back(p.paths[i], l.values[i]);
+  }
+  return o;
+}
+
+std::string key_column_value(const MeasuredSpec& m, std::size_t k,
+                             const std::function<std::string(const std::string&)>& get) {
+  const MeasuredKeyPaths& p = key_paths_of(m, k);
+  if (!p.labelled()) return get(m.keys[k].second);
+  std::vector<std::string> values;
+  for (const std::string& path : p.paths) values.push_back(get(path));
+  for (const MeasuredKeyLabel& l : p.labels) {
+    if (l.values == values) return l.label;
+  }
+  std::string joined;
+  for (const std::string& v : values) joined += (joined.empty() ? "" : "+") + v;
+  return joined;
+}
+
+bool is_measured_key_path(const MeasuredSpec& m, const std::string& path) {
+  for (std::size_t k = 0; k < m.keys.size(); ++k) {
+    const MeasuredKeyPaths& p = key_paths_of(m, k);
+    if (p.labelled() ? std::find(p.paths.begin(), p.paths.end(), path) != p.paths.end() : m.keys[k].second == path) {
+      return true;
+    }
+  }
+  return false;
+}
+
 std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec, CellsFrom from) {
   const YAML::Node& root = spec.measured;
-  if (!root || !root.IsMap() || !root["cells"]) return std::nullopt;
+  if (!root || !root.IsMap()) return std::nullopt;
   BlockReader r(spec);
   MeasuredSpec m;
   for (const auto& kv : root) {
@@ -227,14 +315,36 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec, CellsFrom f
   }
   const YAML::Node keys = root["keys"];
   if (!keys || !keys.IsMap() || keys.size() == 0) r.fail(root, "measured.keys", "needs a map of column name -> sweep key");
-  for (const auto& kv : keys) m.keys.emplace_back(kv.first.Scalar(), r.scalar(kv.second, "measured.keys." + kv.first.Scalar()));
+  for (const auto& kv : keys) {
+    const std::string name = kv.first.Scalar();
+    const std::string field = "measured.keys." + name;
+    if (kv.second.IsScalar()) {
+      m.keys.emplace_back(name, kv.second.Scalar());
+      m.key_paths.emplace_back();
+      continue;
+    }
+    m.keys.emplace_back(name, labelled_key(r, kv.second, field, m.key_paths.emplace_back()));
+  }
   if (from == CellsFrom::data) return m;
+  // A block without cells names keys and metric for --data (a lab scenario
+  // whose measurements come from `netsim lab`); the CSV still has its keys.
+  if (!root["cells"]) {
+    if (root["claims"]) r.fail(root["claims"], "measured.claims", "claims compare cells: give measured.cells");
+    return m;
+  }
   const YAML::Node cells = root["cells"];
   if (!cells.IsSequence()) r.fail(cells, "measured.cells", "expected a list of cells");
   for (std::size_t i = 0; i < cells.size(); ++i) {
     const std::string field = "measured.cells[" + std::to_string(i) + "]";
     MeasuredCell c;
     c.key_values = r.values_of(cells[i], key_names(m), field);
+    for (std::size_t k = 0; k < m.keys.size(); ++k) {
+      if (key_paths_of(m, k).labelled() && key_value_paths(m, k, c.key_values[k]).empty()) {
+        r.fail(cells[i][m.keys[k].first], field + "." + m.keys[k].first,
+               "'" + c.key_values[k] + "' is not a label of measured.keys." + m.keys[k].first + " (" +
+                   label_list(key_paths_of(m, k)) + ")");
+      }
+    }
     for (const MeasuredMetric& k : m.metrics) {
       const YAML::Node v = cells[i][k.name];
       if (!v) r.fail(cells[i], field + "." + k.name, "missing the measured value " + scenario_internal::quoted(k.name));

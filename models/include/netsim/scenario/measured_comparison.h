@@ -33,6 +33,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -88,11 +89,27 @@ struct MeasuredClaim {
   std::vector<std::string> denominator;
 };
 
+// A labelled key stands for several scenario paths set together (a linked
+// sweep axis): its column value is a label naming one tuple of their values,
+// e.g. offload: per-packet = (traffic.f.tso false, hosts.r.nic.gro false).
+struct MeasuredKeyLabel {
+  std::string label;
+  std::vector<std::string> values;  // one per path
+};
+struct MeasuredKeyPaths {
+  std::vector<std::string> paths;  // empty: a plain key of one path
+  std::vector<MeasuredKeyLabel> labels;
+  bool labelled() const { return !paths.empty(); }
+};
+
 struct MeasuredSpec {
   std::string source;
   std::string metric = "receiver_mbps";
   std::string flow;  // empty: the first flow of each run
-  std::vector<std::pair<std::string, std::string>> keys;  // column name, scenario path
+  // Column name, scenario path ("a + b" for a labelled key, as a linked axis
+  // is written); key_paths[k] has a labelled key's paths and labels.
+  std::vector<std::pair<std::string, std::string>> keys;
+  std::vector<MeasuredKeyPaths> key_paths;  // as many as keys
   std::vector<MeasuredMetric> metrics;  // always >= 1; a legacy block has one named "value"
   bool multi = false;                   // written with `metrics:`
   std::vector<MeasuredCell> cells;
@@ -106,7 +123,24 @@ struct MeasuredSpec {
 // them in the block.
 enum class CellsFrom { block, data };
 
-// Parses spec.measured; nullopt when the scenario has no `cells`. Throws
+// The overrides that give key k the column value `value`: its path, or for a
+// labelled key every path with the label's values (empty for an unknown label).
+std::vector<std::pair<std::string, std::string>> key_value_paths(const MeasuredSpec& m, std::size_t k,
+                                                                 const std::string& value);
+// Key k's column value from per-path values (get(path), empty when unset): a
+// plain key's own; a labelled key's label, or the values joined by "+" when
+// no label matches.
+std::string key_column_value(const MeasuredSpec& m, std::size_t k,
+                             const std::function<std::string(const std::string&)>& get);
+// Key k's paths and labels (a plain key's: none; also when key_paths is
+// shorter than keys, as in a block built by hand).
+const MeasuredKeyPaths& key_paths_of(const MeasuredSpec& m, std::size_t k);
+// Whether `path` is a measured key's path (plain or within a labelled key).
+bool is_measured_key_path(const MeasuredSpec& m, const std::string& path);
+
+// Parses spec.measured; nullopt when the scenario has no measured block. A
+// block without `cells` gives keys and metrics only (for --data, and the
+// key columns of the CSV). Throws
 // ScenarioError (file, line, column, field) on a malformed block.
 std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec, CellsFrom from = CellsFrom::block);
 
