@@ -38,6 +38,19 @@ expect "refused override names the override" 3 "" "--set links.sender-receiver.e
 expect "model-only app refused" 3 "" "field 'traffic.iperf3.app': netsim lab: app: bulk has no real tool" -- \
   "$netsim" lab "$lab" --dry-run --set traffic.iperf3.app=bulk
 
+# The shipped lab data beside the model: the stable CSV columns, 30 cells
+# with a measured value each; the one-parameter calibration lands between
+# the daemon's measured delay and the srtt the lab's sender saw.
+data=$src/scenarios/lab-data/linux-nth-6.18-hz250/measurements.yaml
+expect "run --data: stable columns" 0 "^cc,every,offload,seed,sender_mbps,receiver_mbps,retransmits,measured_mbps,error_pct" "" -- \
+  "$netsim" run "$lab" --data "$data" --format csv -j 2
+rows=$("$netsim" run "$lab" --data "$data" --format csv -j 2 2>/dev/null | grep -cE '^(reno|cubic),[a-z0-9]+,(per-packet|tso|gro),1,[0-9.]+,[0-9.]+,[0-9]+,[0-9.]+,')
+[ "$rows" = 30 ] && pass "run --data: 30 rows with a lab value" || fail "run --data: $rows rows with a lab value, not 30"
+"$netsim" calibrate "$lab" --data "$data" -j 2 --out "$work/lab.profile.yaml" >"$work/cal.txt" 2>/dev/null
+delay=$(grep -oE 'links.sender-receiver.delay +[0-9.]+us' "$work/cal.txt" | head -1 | grep -oE '[0-9.]+us$' | tr -d us)
+python3 -c 'import sys; d=float(sys.argv[1]); sys.exit(0 if 290 < d < 500 else 1)' "${delay:-0}" \
+  && pass "calibrate: fitted delay ${delay}us" || fail "calibrate: fitted delay '${delay}' us outside 290-500"
+
 if [ "$(id -u)" -ne 0 ]; then
   expect "not root: exit 5" 5 "" "netsim lab needs root" -- "$netsim" lab "$lab" --out "$work/lab"
   expect "clean not root: exit 5" 5 "" "needs root" -- "$netsim" lab --clean
