@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "netsim/plot/gnuplot_plot.h"
 #include "netsim/scenario/scenario_loader.h"
 #include "netsim/sweep/slurm_script.h"
 
@@ -26,6 +27,10 @@ Usage:
   netsim lab FILE [--out DIR] [--reps N] [--set KEY=VALUE]... [--axis KEY=V1,...]... [--dry-run]
                   [--resume|--retry-failed|--force]
   netsim lab --clean [--all]
+  netsim plot compare FILE --out OUT.png|OUT.svg [--set KEY=VALUE]... [--profile FILE]
+                      [--data PATH[:KEY=VALUE,...]]... [--results RUNS] [-j N]
+  netsim plot trace TRACE.csv --out OUT.png|OUT.svg
+  netsim plot intervals RUNS --out OUT.png|OUT.svg
   netsim --version
   netsim COMMAND --help
 
@@ -38,8 +43,10 @@ Commands:
   calibrate  fit the scenario's free parameters (calibrate:) on measured cells, predict the rest
   lab        run the scenario's cells on this machine's real Linux kernel (namespaces, veth, htb,
              iptables, iperf3), writing the measurements `run --data` and `calibrate --data` read
+  plot       draw with gnuplot (PNG or SVG): simulated beside measured, a --trace-tcp CSV,
+             or the per-interval throughput of a run set
 
-run, validate, topo, sweep and calibrate take --profile PROFILE.yaml: the fitted
+run, validate, topo, sweep, calibrate and plot compare take --profile PROFILE.yaml: the fitted
 parameters of a calibration profile, applied before any --set.
 
 Results go to stdout (or --out), diagnostics to stderr.
@@ -51,7 +58,8 @@ Exit codes:
   3  invalid scenario or override (the message names file, line, column and field)
   4  results or a trace could not be written (checked before anything runs; a write that
      still fails at the end puts the results on stdout instead)
-  5  lab: this machine cannot run the lab (not root, no network namespaces, a tool missing)
+  5  lab: this machine cannot run the lab (not root, no network namespaces, a tool missing);
+     plot: gnuplot cannot be run
   130  sweep or lab interrupted by SIGINT or SIGTERM (rerun the same command to resume)
 )";
 
@@ -92,6 +100,35 @@ error), 2 usage, 3 invalid scenario or a field the lab does not honour,
 4 DIR cannot be written, 5 the lab cannot run here (not root, no network
 namespaces, a tool missing), 130 interrupted (teardown done; rerun to resume).
 See docs/lab.md.
+)";
+
+const char* const kPlotUsage = R"(Usage: netsim plot compare FILE --out OUT.png|OUT.svg [options]
+       netsim plot trace TRACE.csv --out OUT.png|OUT.svg
+       netsim plot intervals RUNS --out OUT.png|OUT.svg
+
+Draws with gnuplot (Debian: gnuplot-nox), 1200 pixels wide; OUT's extension
+picks PNG (cairo) or SVG. See docs/plots.md.
+
+  compare    simulated beside measured for every cell of the scenario's measured: block (or
+             of --data, as for run): per cell the simulated mean with its min-max over the
+             runs, the measured value with its range, and the +-15% band around it; one panel
+             per metric of a metrics: block. Runs the cells as run does, unless --results
+             gives a run set: RUNS from `netsim run FILE --format pb --out RUNS`.
+  trace      a --trace-tcp CSV: cwnd and ssthresh (KB) and srtt (ms, right axis) over time,
+             per flow, with fast retransmits and RTOs marked
+  intervals  the per-interval throughput (Mbit/s) of every flow of a run set, one line per
+             run and flow (RUNS from `netsim run FILE --set interval=100ms --format pb --out RUNS`)
+
+Options:
+  --out PATH        the picture, PATH ending in .png or .svg (written atomically; required)
+  --results RUNS    compare: plot these runs instead of running the cells
+  --set KEY=VALUE, --profile FILE, --data PATH[:KEY=VALUE,...], -j N
+                    compare: as for run
+  -h, --help        this help
+
+Exit codes: 0 drawn, 1 a run failed (drawn without it), 2 usage, 3 invalid scenario, no
+measured cells, or a trace or run set that cannot be read, 4 OUT cannot be written
+(checked before anything runs), 5 gnuplot cannot be run.
 )";
 
 const char* const kRunUsage = R"(Usage: netsim run FILE [options]
@@ -223,6 +260,27 @@ Exit codes: 0 all recorded runs succeeded, 1 some recorded runs failed,
 2 usage or unknown --by/--metric, 4 DIR cannot be read or written.
 )";
 
+// What `netsim plot` needs beyond the options' own syntax.
+void check_plot_args(const Options& o) {
+  const std::string& kind = o.plot_kind;
+  if (kind.empty()) throw UsageError("'plot' needs what to draw: compare, trace or intervals");
+  if (kind != "compare" && kind != "trace" && kind != "intervals") {
+    throw UsageError("unknown plot '" + kind + "' (compare, trace or intervals)");
+  }
+  if (o.scenario_file.empty()) {
+    throw UsageError("'plot " + kind + "' needs " +
+                     (kind == "compare" ? "a scenario FILE" : kind == "trace" ? "a --trace-tcp CSV" : "a run set RUNS"));
+  }
+  if (!o.out_path) throw UsageError("'plot' needs --out OUT.png or OUT.svg");
+  plot::PlotFormat format{};
+  if (!plot::plot_format_of(*o.out_path, format)) {
+    throw UsageError("--out must end in .png or .svg (the picture's format), got '" + *o.out_path + "'");
+  }
+  if (kind != "compare" && (!o.overrides.empty() || o.profile_path || !o.data.empty() || o.results_path || o.jobs != 0)) {
+    throw UsageError("--set, --profile, --data, --results and -j are for 'plot compare'");
+  }
+}
+
 }  // namespace
 
 std::string usage(const std::string& command) {
@@ -233,6 +291,7 @@ std::string usage(const std::string& command) {
   if (command == "results") return kResultsUsage;
   if (command == "calibrate") return kCalibrateUsage;
   if (command == "lab") return kLabUsage;
+  if (command == "plot") return kPlotUsage;
   return kMainUsage;
 }
 
@@ -253,7 +312,7 @@ Options parse_args(const std::vector<std::string>& args) {
     return o;
   }
   if (first != "run" && first != "validate" && first != "topo" && first != "sweep" && first != "results" &&
-      first != "calibrate" && first != "lab") {
+      first != "calibrate" && first != "lab" && first != "plot") {
     throw UsageError("unknown command '" + first + "'");
   }
   o.command = first;
@@ -278,6 +337,7 @@ Options parse_args(const std::vector<std::string>& args) {
   const bool results = o.command == "results";
   const bool calibrate = o.command == "calibrate";
   const bool lab = o.command == "lab";
+  const bool plot = o.command == "plot";
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "-h" || a == "--help") {
@@ -366,7 +426,7 @@ Options parse_args(const std::vector<std::string>& args) {
     } else if (a == "--profile" && !results) {
       if (o.profile_path) throw UsageError("--profile given twice (one profile per run)");
       o.profile_path = value_of(i);
-    } else if (a == "--data" && (calibrate || o.command == "run")) {
+    } else if (a == "--data" && (calibrate || plot || o.command == "run")) {
       o.data.push_back(value_of(i));
     } else if (a == "--max-evaluations" && calibrate) {
       const std::uint64_t n = positive(a, value_of(i));
@@ -381,13 +441,15 @@ Options parse_args(const std::vector<std::string>& args) {
       const std::optional<std::uint64_t> n = parse_unsigned(v);
       if (!n || *n > 1000) throw UsageError("--check-seeds needs an integer from 0 to 1000, got '" + v + "'");
       o.check_seeds = static_cast<int>(*n);
-    } else if (a == "--out" && (o.command == "run" || sweep || calibrate || lab)) {
+    } else if (a == "--results" && plot) {
+      o.results_path = value_of(i);
+    } else if (a == "--out" && (o.command == "run" || sweep || calibrate || lab || plot)) {
       o.out_path = value_of(i);
     } else if (a == "--trace-tcp" && o.command == "run") {
       o.trace_tcp_path = value_of(i);
     } else if (a == "--trace-queue" && o.command == "run") {
       o.trace_queue_path = value_of(i);
-    } else if ((a == "-j" || a == "--jobs") && (o.command == "run" || sweep || calibrate)) {
+    } else if ((a == "-j" || a == "--jobs") && (o.command == "run" || sweep || calibrate || plot)) {
       const std::uint64_t n = positive(a, value_of(i));
       if (n > 4096) throw UsageError(a + " needs a positive integer up to 4096, got '" + args[i] + "'");
       o.jobs = static_cast<unsigned>(n);
@@ -395,6 +457,8 @@ Options parse_args(const std::vector<std::string>& args) {
       o.dot = true;
     } else if (!a.empty() && a[0] == '-') {
       throw UsageError("unknown option '" + a + "' for '" + o.command + "'");
+    } else if (plot && o.plot_kind.empty()) {
+      o.plot_kind = a;
     } else if (o.scenario_file.empty()) {
       o.scenario_file = a;
     } else {
@@ -407,6 +471,7 @@ Options parse_args(const std::vector<std::string>& args) {
     return o;
   }
   if (o.clean_all) throw UsageError("--all goes with --clean");
+  if (plot) check_plot_args(o);
   if (o.scenario_file.empty()) throw UsageError("'" + o.command + "' needs " + (results ? "a result DIR" : "a scenario FILE"));
   if (sweep && !o.out_path) throw UsageError("'sweep' needs --out DIR (where the run records go)");
   if (o.slurm_shards != 0 && !o.emit_slurm) throw UsageError("--shards is for --emit-slurm; to run one shard use --shard I/N");

@@ -20,6 +20,7 @@ enum ExitCode : int {
   kBadScenario = 3,    // the scenario file or an override is invalid
   kOutputError = 4,    // results could not be written
   kLabUnavailable = 5, // lab: not root, no network namespaces, or a tool missing
+  kToolMissing = 5,    // plot: gnuplot cannot be run (the same code as lab's missing tools)
   kInterrupted = 130,  // sweep stopped by SIGINT/SIGTERM (128 + SIGINT, as shells report it); rerun to resume
 };
 
@@ -33,8 +34,8 @@ class UsageError : public std::runtime_error {
 enum class Iperf3Format { none, text, json };
 
 struct Options {
-  std::string command;  // run | validate | topo | sweep | results | calibrate | lab | help | version
-  std::string scenario_file;  // results: the result directory
+  std::string command;  // run | validate | topo | sweep | results | calibrate | lab | plot | help | version
+  std::string scenario_file;  // results: the result directory; plot trace: the CSV; plot intervals: the run set
   std::vector<Override> overrides;  // --set and --seed, in command-line order
   OutputFormat format = OutputFormat::text;
   std::optional<std::string> out_path;
@@ -70,6 +71,10 @@ struct Options {
   bool dry_run = false;
   bool clean = false;
   bool clean_all = false;
+
+  // plot
+  std::string plot_kind;                    // compare | trace | intervals
+  std::optional<std::string> results_path;  // plot compare --results: a run set instead of running
 
   // results
   std::vector<std::string> group_by;  // --by

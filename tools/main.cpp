@@ -1,17 +1,15 @@
 // netsim command-line tool: run, validate and draw scenarios; sweep into result directories.
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 
 #include "calibrate_command.h"
+#include "cell_runs.h"
 #include "cli_args.h"
-#include "data_args.h"
 #include "output_file.h"
 #include "lab_command.h"
+#include "plot_command.h"
 #include "sweep_commands.h"
 #include "netsim/app/iperf2_from_result.h"
 #include "netsim/app/ping_report.h"
@@ -20,34 +18,10 @@
 #include "netsim/scenario/scenario_builder.h"
 #include "netsim/scenario/measured_comparison.h"
 #include "netsim/scenario/scenario_loader.h"
-#include "netsim/scenario/scenario_runner.h"
-#include "netsim/sim/parallel_for.h"
 #include "netsim/version.h"
 
 namespace netsim::cli {
 namespace {
-
-// The overrides of one sweep cell: the cell's values first, so that the
-// command line's --set, applied after them, wins on the same key.
-std::vector<Override> cell_overrides(const std::vector<Override>& cell, const std::vector<Override>& cli) {
-  std::vector<Override> all = cell;
-  all.insert(all.end(), cli.begin(), cli.end());
-  return all;
-}
-
-// Loads the file once to learn its sweep, then every cell with its overrides.
-std::vector<ScenarioSpec> load_cells(const Options& o) {
-  ScenarioSpec base = load_scenario(o.scenario_file, o.overrides);
-  std::vector<ScenarioSpec> cells;
-  for (const auto& cell : expand_sweep(base)) {
-    if (cell.empty()) {
-      cells.push_back(base);
-    } else {
-      cells.push_back(load_scenario(o.scenario_file, cell_overrides(cell, o.overrides)));
-    }
-  }
-  return cells;
-}
 
 // Text adds the simulated-vs-measured table after the runs; CSV becomes one
 // row per run of the compared flow with the measured value beside it.
@@ -154,42 +128,11 @@ int write_output(const Options& o, const results::RunSet& set, const std::option
   return written ? kOk : kOutputError;
 }
 
-// --trace-tcp / --trace-queue PATH for run i of n: PATH itself for a single run, else
-// PATH with ".<i+1>" before its extension (trace.csv -> trace.3.csv).
-std::string trace_path(const std::string& base, std::size_t i, std::size_t n) {
-  if (n == 1) return base;
-  const std::filesystem::path p(base);
-  std::filesystem::path out = p.parent_path() / p.stem();
-  out += "." + std::to_string(i + 1) + p.extension().string();
-  return out.string();
-}
-
-// Opens run i's file of a --trace-* option into `f`; nullptr when the option is absent.
-std::ostream* open_trace(std::ofstream& f, const std::optional<std::string>& base, std::size_t i, std::size_t n,
-                         const char* what) {
-  if (!base) return nullptr;
-  const std::string path = trace_path(*base, i, n);
-  f.open(path, std::ios::trunc);
-  if (!f) throw std::runtime_error(std::string("cannot write ") + what + " trace " + path);
-  return &f;
-}
-
 int command_run(const Options& o) {
   std::vector<ScenarioSpec> cells = load_cells(o);
-  std::optional<MeasuredSpec> measured =
-      parse_measured(cells.front(), o.data.empty() ? CellsFrom::block : CellsFrom::data);
-  if (!o.data.empty()) {
-    // The block says which keys and which metric; the files give the cells.
-    // The block's claims are the document's, not the data's: not read.
-    if (!measured) {
-      throw ScenarioError(SourceLoc{o.scenario_file, 0, 0}, "measured",
-                          "--data needs the scenario's measured: block (keys and metric)");
-    }
-    std::optional<calibrate::DataCells> data = load_data_args(o, *measured, "run");
-    if (!data) return kBadScenario;
-    measured->cells = std::move(data->cells);
-    measured->source = "--data";
-  }
+  ComparedCells compared = compared_cells(o, cells.front(), "run");
+  if (compared.data_unusable) return kBadScenario;
+  const std::optional<MeasuredSpec>& measured = compared.measured;
   if (o.iperf3 != Iperf3Format::none) {
     const auto& flows = cells.front().tcp_flows;
     if (std::none_of(flows.begin(), flows.end(), [](const TcpFlowSpec& f) { return f.app == "iperf3"; })) {
@@ -225,33 +168,9 @@ int command_run(const Options& o) {
       }
     }
   }
-  results::RunSet set;
-  for (std::size_t i = 0; i < cells.size(); ++i) set.add_runs();
-  // Cells are independent simulations: run them on worker threads, each
-  // writing only its own slot, so output order does not depend on timing.
-  std::atomic<bool> failed{false};
-  parallel_for(cells.size(), o.jobs, [&](std::size_t i) {
-    results::RunResult* slot = set.mutable_runs(static_cast<int>(i));
-    try {
-      RunOptions ro;
-      std::ofstream trace;
-      std::ofstream queue_trace;
-      ro.tcp_trace = open_trace(trace, o.trace_tcp_path, i, cells.size(), "TCP");
-      ro.queue_trace = open_trace(queue_trace, o.trace_queue_path, i, cells.size(), "queue");
-      *slot = run_scenario(cells[i], ro);
-      if (trace.is_open() && !trace.flush()) throw std::runtime_error("error while writing a TCP trace");
-      if (queue_trace.is_open() && !queue_trace.flush()) throw std::runtime_error("error while writing a queue trace");
-    } catch (const std::exception& e) {
-      slot->set_scenario_name(cells[i].name);
-      slot->set_scenario_file(cells[i].file);
-      slot->set_seed(cells[i].seed);
-      slot->set_error(e.what());
-      failed = true;
-    }
-  });
-  for (const auto& r : set.runs()) {
-    if (!r.error().empty()) std::cerr << "netsim: run failed: " << r.error() << "\n";
-  }
+  const results::RunSet set = run_cells(cells, o);
+  const bool failed = std::any_of(set.runs().begin(), set.runs().end(),
+                                  [](const results::RunResult& r) { return !r.error().empty(); });
   const int written = write_output(o, set, measured);
   if (written != kOk) return written;
   return failed ? kRunFailed : kOk;
@@ -299,6 +218,7 @@ int dispatch(const std::vector<std::string>& args) {
     if (o.command == "results") return command_results(o);
     if (o.command == "calibrate") return command_calibrate(o, args);
     if (o.command == "lab") return command_lab(o, args);
+    if (o.command == "plot") return command_plot(o);
     return command_topo(o);
   } catch (const ScenarioError& e) {
     std::cerr << e.what() << "\n";

@@ -29,6 +29,7 @@ readonly packages=(
   iproute2 iptables ethtool  # netsim lab: ip netns, veth, tc htb; statistic nth rules; veth offloads
   iputils-ping jq        # netsim lab: tools/lab/nfq_delay_check.sh (RTT samples, daemon stats)
   iperf3 iperf nuttcp    # netsim lab: the real traffic tools the scenario's flows name
+  gnuplot-nox            # netsim plot: PNG (pngcairo) and SVG pictures
 )
 
 say() { printf 'setup.sh: %s\n' "$*" >&2; }
