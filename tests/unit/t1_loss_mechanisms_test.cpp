@@ -21,8 +21,8 @@ namespace netsim {
 namespace {
 
 const std::string kT1 = std::string(NETSIM_SOURCE_DIR) + "/scenarios/t1-loss-resilience.yaml";
-// The single-start fit of docs/t1.md (2026-11-30), on the model it was fitted
-// to: no Energy-Efficient Ethernet, 200 us vCPU wake-up.
+// The single-start fit of docs/t1.md ("What sets the 3-4% cells"), on the
+// model it was fitted to: no Energy-Efficient Ethernet, 200 us vCPU wake-up.
 const std::vector<Override> kFit = {{"links.sender-router.eee", "false"},
                                     {"links.router-receiver.eee", "false"},
                                     {"hosts.sender.nic.idle_wake_delay", "200us"},
