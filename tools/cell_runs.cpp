@@ -72,6 +72,11 @@ std::string trace_path(const std::string& base, std::size_t i, std::size_t n) {
   return out.string();
 }
 
+std::string capture_dir(const std::string& base, std::size_t i, std::size_t n) {
+  if (n == 1) return base;
+  return (std::filesystem::path(base) / ("run-" + std::to_string(i + 1))).string();
+}
+
 results::RunSet run_cells(const std::vector<ScenarioSpec>& cells, const Options& o) {
   results::RunSet set;
   for (std::size_t i = 0; i < cells.size(); ++i) set.add_runs();
@@ -83,6 +88,12 @@ results::RunSet run_cells(const std::vector<ScenarioSpec>& cells, const Options&
       std::ofstream queue_trace;
       ro.tcp_trace = open_trace(trace, o.trace_tcp_path, i, cells.size(), "TCP");
       ro.queue_trace = open_trace(queue_trace, o.trace_queue_path, i, cells.size(), "queue");
+      // --pcap, else the block's own dir; per run, so that runs never share a file.
+      const std::optional<std::string> pcap =
+          o.pcap_dir ? o.pcap_dir
+                     : cells[i].capture && !cells[i].capture->dir.empty() ? std::optional(cells[i].capture->dir)
+                                                                          : std::nullopt;
+      if (pcap) ro.pcap_dir = capture_dir(*pcap, i, cells.size());
       *slot = run_scenario(cells[i], ro);
       if (trace.is_open() && !trace.flush()) throw std::runtime_error("error while writing a TCP trace");
       if (queue_trace.is_open() && !queue_trace.flush()) throw std::runtime_error("error while writing a queue trace");

@@ -33,6 +33,9 @@ ComparedCells compared_cells(const Options& o, const ScenarioSpec& first_cell, c
 // run, else PATH with ".<i+1>" before its extension (trace.csv -> trace.3.csv).
 std::string trace_path(const std::string& base, std::size_t i, std::size_t n);
 
+// The capture directory of run i of n: DIR itself for a single run, else DIR/run-<i+1>.
+std::string capture_dir(const std::string& base, std::size_t i, std::size_t n);
+
 // Runs every cell on o.jobs worker threads, each writing only its own slot,
 // so that the set's order does not depend on timing; with o.trace_tcp_path
 // and o.trace_queue_path, each run's traces. A failed run keeps its

@@ -16,7 +16,7 @@ const char* const kMainUsage = R"(netsim - packet-level discrete-event network s
 
 Usage:
   netsim run FILE [--set KEY=VALUE]... [--seed S] [--format text|json|csv|pb|iperf3|iperf3-json|iperf2|ping]
-                  [--app-side client|server] [--out PATH] [--trace-tcp PATH] [--trace-queue PATH] [-j N]
+                  [--app-side client|server] [--out PATH] [--trace-tcp PATH] [--trace-queue PATH] [--pcap DIR] [-j N]
                   [--profile FILE] [--data PATH[:KEY=VALUE,...]]...
   netsim validate FILE [--set KEY=VALUE]...
   netsim topo FILE --dot [--set KEY=VALUE]...
@@ -155,6 +155,10 @@ Options:
   --trace-queue PATH  write every switch output port's queue after each enqueue, dequeue and
                     tail drop as CSV (time, packets, bytes, drops so far); several runs as
                     for --trace-tcp
+  --pcap DIR        write pcap files (nanosecond timestamps, Ethernet headers) into DIR: the
+                    scenario's capture: points, or every host's wire_in, ingress (before the
+                    ingress filters), accepted, egress and wire_out without one; with several
+                    runs, one directory per run: DIR/run-<run>
   --profile FILE    apply a calibration profile's parameters (before --set)
   --data PATH[:KEY=VALUE,...]
                     compare with measurement files instead of the scenario's measured cells:
@@ -449,6 +453,9 @@ Options parse_args(const std::vector<std::string>& args) {
       o.trace_tcp_path = value_of(i);
     } else if (a == "--trace-queue" && o.command == "run") {
       o.trace_queue_path = value_of(i);
+    } else if (a == "--pcap" && o.command == "run") {
+      o.pcap_dir = value_of(i);
+      if (o.pcap_dir->empty()) throw UsageError("--pcap needs a directory");
     } else if ((a == "-j" || a == "--jobs") && (o.command == "run" || sweep || calibrate || plot)) {
       const std::uint64_t n = positive(a, value_of(i));
       if (n > 4096) throw UsageError(a + " needs a positive integer up to 4096, got '" + args[i] + "'");

@@ -41,6 +41,7 @@ struct Options {
   std::optional<std::string> out_path;
   std::optional<std::string> trace_tcp_path;
   std::optional<std::string> trace_queue_path;  // --trace-queue: switch port occupancy, CSV
+  std::optional<std::string> pcap_dir;          // --pcap: capture files (netsim/scenario/scenario_captures.h)
   Iperf3Format iperf3 = Iperf3Format::none;
   bool ping = false;           // --format ping: what ping(8) prints (per ping flow)
   bool iperf2 = false;         // --format iperf2: what iperf 2.1.8 prints (per iperf2 flow)

@@ -1,5 +1,6 @@
 // netsim command-line tool: run, validate and draw scenarios; sweep into result directories.
 #include <algorithm>
+#include <filesystem>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -166,6 +167,20 @@ int command_run(const Options& o) {
         std::cerr << "netsim: cannot write " << what << " trace " << path << ": " << why << "\n";
         return kOutputError;
       }
+    }
+  }
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    const ScenarioSpec& c = cells[i];
+    const std::optional<std::string> base =
+        o.pcap_dir ? o.pcap_dir : c.capture && !c.capture->dir.empty() ? std::optional(c.capture->dir) : std::nullopt;
+    if (!base) continue;
+    const std::string dir = capture_dir(*base, i, cells.size());
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    const std::string why = ec ? ec.message() : cannot_create(std::filesystem::path(dir) / ".netsim-probe");
+    if (!why.empty()) {
+      std::cerr << "netsim: cannot write captures into " << dir << ": " << why << "\n";
+      return kOutputError;
     }
   }
   const results::RunSet set = run_cells(cells, o);

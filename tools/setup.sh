@@ -30,6 +30,10 @@ readonly packages=(
   iputils-ping jq        # netsim lab: tools/lab/nfq_delay_check.sh (RTT samples, daemon stats)
   iperf3 iperf nuttcp    # netsim lab: the real traffic tools the scenario's flows name
   gnuplot-nox            # netsim plot: PNG (pngcairo) and SVG pictures
+  libpcap-dev            # capture: pcap files through libpcap's dump API
+  tshark                 # tests: the capture files read back by Wireshark's TCP analysis
+  pybind11-dev python3-dev  # the Python module (import netsim)
+  python3-pandas         # netsim.sweep / netsim.results return a pandas DataFrame
 )
 
 say() { printf 'setup.sh: %s\n' "$*" >&2; }

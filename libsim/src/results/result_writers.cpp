@@ -327,6 +327,17 @@ void write_run_text(std::ostream& out, const results::RunResult& run, int index,
                 rows);
   }
 
+  if (run.captures_size() > 0) {
+    std::vector<Row> rows;
+    for (const auto& c : run.captures())
+      rows.push_back({c.point(), c.file(), integer(c.frames()), integer(c.captured_bytes()), integer(c.snaplen())});
+    out << "captures:\n";
+    write_table(out, "  ",
+                {{"point", Align::left}, {"file", Align::left}, {"frames", Align::right},
+                 {"captured bytes", Align::right}, {"snaplen", Align::right}},
+                rows);
+  }
+
   if (run.intervals_size() > 0) {
     // Grouped per flow in order of first appearance; samples keep their recorded order within a flow.
     std::vector<std::string> flows;

@@ -86,6 +86,7 @@ void Host::set_netem(SimTime delay, std::uint32_t limit) {
 }
 
 void Host::transmit(Packet* p) {
+  tap(TapPoint::egress, *p);
   if (filtered(egress_, *p)) {
     ++counters_.filtered_egress;
     sim().packets().release(p);
@@ -115,11 +116,13 @@ void Host::receive(Packet* p, int) {
     sim().packets().release(p);
     return;
   }
+  tap(TapPoint::ingress, *p);
   if (filtered(ingress_, *p)) {
     ++counters_.filtered_ingress;
     sim().packets().release(p);
     return;
   }
+  tap(TapPoint::accepted, *p);
   if (cpu_ && waits_for_cpu(p, cpu_->costs().tcp_input, CpuContext::interrupt, kIn)) return;
   deliver(p);
 }

@@ -15,6 +15,7 @@
 #include "netsim/host/cpu_usage_log.h"
 #include "netsim/host/host.h"
 #include "netsim/scenario/scenario_builder.h"
+#include "netsim/scenario/scenario_captures.h"
 #include "netsim/version.h"
 
 namespace netsim {
@@ -571,6 +572,13 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
       }
     }
   }
+  std::unique_ptr<ScenarioCaptures> captures;
+  if (!options.pcap_dir.empty()) {
+    captures = std::make_unique<ScenarioCaptures>(b, spec.capture ? *spec.capture : default_capture(spec),
+                                                  options.pcap_dir);
+  } else if (spec.capture && !spec.capture->dir.empty()) {
+    captures = std::make_unique<ScenarioCaptures>(b, *spec.capture, spec.capture->dir);
+  }
   std::unique_ptr<IntervalSampler> sampler;
   if (spec.interval > 0) sampler = std::make_unique<IntervalSampler>(b, spec.interval, out);
   // Hosts with a CPU model: their use on a 1 ms grid, for per-window figures.
@@ -596,6 +604,7 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
     throw_packet_limit(b, e);
   }
 
+  if (captures) captures->finish(out);
   out.set_sim_time_ps(spec.duration);
   out.set_events(sim.events_processed());
   // Flows of every kind in file order.

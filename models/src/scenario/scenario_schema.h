@@ -10,10 +10,10 @@ namespace netsim::scenario_internal {
 
 using KeyList = std::span<const std::string_view>;
 
-inline constexpr std::array<std::string_view, 19> kTopKeys{
+inline constexpr std::array<std::string_view, 20> kTopKeys{
     "name",    "description", "seed",     "seeds",    "duration", "interval",  "max_packets", "hosts",     "switches",
     "hubs",    "links",       "filters",  "traffic",  "sweep",    "measured",  "profiles",    "include",   "calibrate",
-    "calibration"};
+    "calibration", "capture"};
 // Top-level fields that hold a single scalar, and so can be overridden or swept.
 inline constexpr std::array<std::string_view, 7> kTopScalarKeys{"name",     "description", "seed",       "seeds",
                                                                 "duration", "interval",    "max_packets"};
@@ -57,6 +57,10 @@ inline constexpr std::array<std::string_view, 22> kAnyFlowKeys{
     "type", "from", "to", "src_port", "dst_port", "size", "rate", "cc", "sack", "lrd", "tso", "start", "stop",
     "app",  "time", "length", "parallel", "start_jitter", "reverse", "count", "interval", "output"};
 
+inline constexpr std::array<std::string_view, 4> kCaptureKeys{"snaplen", "dir", "hosts", "links"};
+// In HostCapturePoint order.
+inline constexpr std::array<std::string_view, 5> kHostCapturePointNames{"wire_in", "ingress", "accepted", "egress",
+                                                                        "wire_out"};
 inline constexpr std::array<std::string_view, 2> kFilterHooks{"ingress", "egress"};
 inline constexpr std::array<std::string_view, 2> kFilterTypes{"nth", "random"};
 inline constexpr std::array<std::string_view, 3> kProtocols{"tcp", "udp", "icmp"};

@@ -105,6 +105,9 @@ class Validator {
   void check_flow_ends(const Field& f, const std::set<std::string>& seen, const FlowSpec& fl,
                        const SharedFlowFields& at);
   void parse_sweep_axis(const std::string& key, const Field& f);
+  void parse_capture(const Field& f);
+  void parse_host_capture(const std::string& host, const Field& f, CaptureSpec& c);
+  void parse_link_capture(const std::string& link, const Field& f);
 
   void declare_node(const std::string& name, const Field& f, NodeKind kind, std::size_t index);
   void resolve(const Field& ref, const std::string& name, bool host_only, std::string_view why_host) const;
@@ -183,6 +186,8 @@ void Validator::parse_top(const std::string& key, const Field& f) {
       r_.visit_entries(f, "list of values", false,
                        [this](const std::string& k, const Field& v) { parse_sweep_axis(k, v); });
     }
+  } else if (key == "capture") {
+    parse_capture(f);
   } else if (key == "measured") {
     spec_.measured.reset(f.value);  // free-form; reset() because Node::operator= would edit the tree
   } else if (key == "calibrate") {
@@ -873,6 +878,98 @@ void Validator::parse_sweep_axis(const std::string& key, const Field& f) {
     deferred_.emplace_back([this, k = key_field(f), path] { check_sweep_key(k, path); });
   }
   spec_.sweep.push_back(std::move(axis));
+}
+
+void Validator::parse_capture(const Field& f) {
+  CaptureSpec c;
+  r_.expect_map(f, "a map with keys " + join_words(kCaptureKeys));
+  r_.visit_fields(f, kCaptureKeys, [&](const std::string& key, const Field& v) {
+    if (key == "snaplen") {
+      // pcap's own bounds: a frame's headers fit in 64 bytes only without options, and
+      // libpcap refuses more than its MAXIMUM_SNAPLEN.
+      c.snaplen = static_cast<std::uint32_t>(r_.integer(v, 64, 262144));
+    } else if (key == "dir") {
+      c.dir = r_.string(v);
+      if (c.dir.empty()) r_.fail(v, "must not be empty (leave it out to write only with --pcap DIR)");
+    } else if (key == "hosts") {
+      r_.visit_entries(v, "host", false, [&](const std::string& n, const Field& e) { parse_host_capture(n, e, c); });
+    } else if (key == "links") {
+      r_.visit_entries(v, "link", false, [&](const std::string& n, const Field& e) { parse_link_capture(n, e); });
+    }
+  });
+  spec_.capture = std::move(c);
+}
+
+// `host: all`, or a list of points (wire_in, ingress, accepted, egress, wire_out).
+void Validator::parse_host_capture(const std::string& host, const Field& f, CaptureSpec& c) {
+  HostCaptureSpec h;
+  h.host = host;
+  h.loc = r_.loc(f.key);
+  const std::string expected = "'all' or a list of points: " + join_words(kHostCapturePointNames);
+  if (f.value.IsScalar()) {
+    if (f.value.Scalar() != "all") r_.fail(f, "expected " + expected + ", got " + describe(f.value));
+    for (int i = 0; i < kHostCapturePoints; ++i) h.points.push_back(static_cast<HostCapturePoint>(i));
+  } else {
+    if (!f.value.IsSequence() || f.value.size() == 0) r_.fail(f, "expected " + expected + ", got " + describe(f.value));
+    for (std::size_t i = 0; i < f.value.size(); ++i) {
+      const Field v{f.value[i], YAML::Node(), f.path};
+      const std::string name = r_.choice(v, kHostCapturePointNames);
+      const auto at = std::find(kHostCapturePointNames.begin(), kHostCapturePointNames.end(), name);
+      const auto point = static_cast<HostCapturePoint>(at - kHostCapturePointNames.begin());
+      if (std::find(h.points.begin(), h.points.end(), point) != h.points.end()) {
+        r_.fail(v, "'" + name + "' is listed twice");
+      }
+      h.points.push_back(point);
+    }
+  }
+  c.hosts.push_back(std::move(h));
+  deferred_.emplace_back([this, k = key_field(f), host] {
+    resolve(k, host, true, "host capture points are on hosts (capture a switch port under capture.links)");
+  });
+}
+
+// `link: both`, one end's name, or a list of end names: the directions whose
+// frames are captured, named by the end that transmits them.
+void Validator::parse_link_capture(const std::string& link, const Field& f) {
+  std::vector<Field> ends;
+  if (f.value.IsSequence() && f.value.size() > 0) {
+    for (std::size_t i = 0; i < f.value.size(); ++i) ends.push_back(Field{f.value[i], YAML::Node(), f.path});
+  } else if (f.value.IsScalar()) {
+    ends.push_back(Field{f.value, f.key, f.path});
+  } else {
+    r_.fail(f, "expected 'both', the name of the end whose frames to capture, or a list of end names, got " +
+                   describe(f.value));
+  }
+  std::vector<std::pair<std::string, SourceLoc>> from;
+  for (const Field& e : ends) from.emplace_back(r_.scalar(e, "an end's name or 'both'"), r_.loc(e));
+  // The links are known only in pass 2, when the block is already in spec_.
+  deferred_.emplace_back([this, k = key_field(f), link, from] {
+    CaptureSpec& c = *spec_.capture;
+    const LinkSpec* l = nullptr;
+    for (const auto& s : spec_.links) {
+      if (s.name == link) l = &s;
+    }
+    if (l == nullptr) {
+      const std::vector<std::string> names = element_names("links");
+      r_.fail(k, "unknown link '" + link + "' (links: " + join_words(names) + ")" + suggestion(link, names));
+    }
+    for (const auto& [end, loc] : from) {
+      if (end == "both") {
+        if (from.size() > 1) r_.fail_at(loc, k.path, "'both' stands alone: give it or a list of end names");
+        c.links.push_back({link, l->end_a, loc});
+        c.links.push_back({link, l->end_b, loc});
+        continue;
+      }
+      if (end != l->end_a && end != l->end_b) {
+        r_.fail_at(loc, k.path, "'" + end + "' is not an end of link '" + link + "' (its ends: " + l->end_a + ", " +
+                                    l->end_b + "; or 'both')");
+      }
+      for (const auto& done : c.links) {
+        if (done.link == link && done.from == end) r_.fail_at(loc, k.path, "'" + end + "' is listed twice");
+      }
+      c.links.push_back({link, end, loc});
+    }
+  });
 }
 
 void Validator::resolve(const Field& ref, const std::string& name, bool host_only, std::string_view why_host) const {

@@ -8,12 +8,14 @@
 // when that work ends; packets keep their order through the CPU.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "netsim/capture/packet_tap.h"
 #include "netsim/filter/packet_filter.h"
 #include "netsim/host/endpoint.h"
 #include "netsim/host/host_cpu.h"
@@ -27,6 +29,13 @@
 namespace netsim {
 
 enum class Hook { ingress, egress };
+
+// Where a PacketTap sees the host's packets: what the stack receives before
+// the ingress filters (on a host with a receive NIC the NIC runs those
+// filters, and the tap belongs on the NIC), what passes them, and what the
+// stack sends before the egress filters.
+enum class TapPoint : std::uint8_t { ingress, accepted, egress };
+inline constexpr int kTapPoints = 3;
 
 struct HostCounters {
   std::uint64_t packets_sent = 0;       // handed to an interface
@@ -78,6 +87,9 @@ class Host final : public Node, public EventHandler {
   const std::vector<PacketFilter*>& filters(Hook hook) const {
     return hook == Hook::ingress ? ingress_ : egress_;
   }
+  // Adds a tap at `point` (not owned; it must outlive the traffic). Without
+  // taps a point costs one branch.
+  void add_tap(TapPoint point, PacketTap* t) { taps_[static_cast<int>(point)].push_back(t); }
   // The interface channel that packets to `dst` leave on (nullptr if none).
   Channel* route(NodeId dst) const;
 
@@ -91,6 +103,12 @@ class Host final : public Node, public EventHandler {
   };
   enum Direction : std::int32_t { kOut = 0, kIn = 1 };
   static bool filtered(const std::vector<PacketFilter*>& chain, const Packet& p);
+  void tap(TapPoint point, const Packet& p) {
+    const auto& taps = taps_[static_cast<int>(point)];
+    if (!taps.empty()) [[unlikely]] {
+      for (PacketTap* t : taps) t->on_packet(p, sim().now());
+    }
+  }
   void transmit(Packet* p);
   void deliver(Packet* p);
   // Charges `cost` to the CPU for `p`. True if `p` now waits for the CPU
@@ -104,6 +122,7 @@ class Host final : public Node, public EventHandler {
   std::vector<Binding> bindings_;
   std::vector<PacketFilter*> ingress_;
   std::vector<PacketFilter*> egress_;
+  std::array<std::vector<PacketTap*>, kTapPoints> taps_;
   std::uint16_t next_ephemeral_ = 49152;
   HostCounters counters_;
   std::optional<HostCpu> cpu_;

@@ -61,6 +61,7 @@
 #include <string>
 #include <vector>
 
+#include "netsim/capture/packet_tap.h"
 #include "netsim/filter/packet_filter.h"
 #include "netsim/host/host.h"
 #include "netsim/net/channel.h"
@@ -206,6 +207,10 @@ class GroReceiveNic final : public Component, public PacketReceiver, public Even
   // Appends a rule to the NIC's own chain (run at config().filter_position). Not owned.
   void add_filter(PacketFilter* f) { filters_.push_back(f); }
   const std::vector<PacketFilter*>& filters() const { return filters_; }
+  // Adds a tap that sees what the filter chain sees, just before it: the
+  // aggregates handed to the host (after_gro) or the wire frames (before_gro).
+  // Not owned. Without taps this costs one branch per packet.
+  void add_tap(PacketTap* t) { taps_.push_back(t); }
 
   const GroReceiveNicConfig& config() const { return config_; }
   const GroNicCounters& counters() const { return counters_; }
@@ -250,6 +255,12 @@ class GroReceiveNic final : public Component, public PacketReceiver, public Even
   int host_port_;
   GroReceiveNicConfig config_;
   std::vector<PacketFilter*> filters_;
+  std::vector<PacketTap*> taps_;
+  void tap(const Packet& p) {
+    if (!taps_.empty()) [[unlikely]] {
+      for (PacketTap* t : taps_) t->on_packet(p, sim().now());
+    }
+  }
   PacketQueue ring_;
   PacketQueue fifo_;                   // rx_fifo_bytes: frames waiting for a descriptor
   std::uint64_t fifo_bytes_ = 0;

@@ -22,6 +22,9 @@ struct RunOptions {
   // When set, every switch output port writes one CSV row per change of its
   // queue (enqueue, dequeue, tail drop; header first, see write_queue_trace_header).
   std::ostream* queue_trace = nullptr;
+  // When set, pcap files go to this directory: the scenario's capture: block
+  // points, or every host's points without one (overrides capture.dir).
+  std::string pcap_dir;
 };
 
 // The header row of the --trace-tcp CSV.

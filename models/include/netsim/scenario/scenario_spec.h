@@ -222,6 +222,43 @@ struct PingFlowSpec {
   std::string output = "freebsd"; // freebsd | linux
 };
 
+// Packet captures (netsim/capture/): which points write a pcap file. The
+// points are chosen here; where the files go is the run's decision
+// (`dir`, or `netsim run --pcap DIR`, which wins).
+enum class HostCapturePoint : std::uint8_t {
+  wire_in,   // frames off the wire, before the receive NIC (one file for all the host's links)
+  ingress,   // what the IP stack receives, before the ingress filters: after GRO, as tcpdump on the host
+  accepted,  // what passes the ingress filters: what TCP and UDP see
+  egress,    // what the stack sends, before the egress filters
+  wire_out,  // frames as their last bit leaves the host's interfaces
+};
+inline constexpr int kHostCapturePoints = 5;
+
+struct HostCaptureSpec {
+  std::string host;
+  std::vector<HostCapturePoint> points;  // in file order, no duplicates
+  SourceLoc loc;
+};
+
+// One direction of a link: the frames `from` transmits on it, timestamped
+// when their last bit leaves (a mirror of that port).
+struct LinkCaptureSpec {
+  std::string link;
+  std::string from;
+  SourceLoc loc;
+};
+
+struct CaptureSpec {
+  // Bytes kept per frame. The simulated payload is zeros, so the default keeps
+  // the largest header stack (Ethernet + IPv6 + TCP with 40 bytes of options,
+  // 114 bytes) and no payload; 262144 (tcpdump's -s 0) keeps whole frames.
+  std::uint32_t snaplen = 128;
+  std::string dir;                 // empty: only with --pcap
+  std::vector<HostCaptureSpec> hosts;
+  std::vector<LinkCaptureSpec> links;
+  bool empty() const { return hosts.empty() && links.empty(); }
+};
+
 // One sweep axis. Usually one field (`links.wan.delay: [10us, 100us]`); a
 // linked axis sets several fields together, written "PATH + PATH + ...": each
 // value is either one scalar for all of them or a list with one scalar per
@@ -262,6 +299,7 @@ struct ScenarioSpec {
   std::vector<UdpFlowSpec> udp_flows;
   std::vector<TcpFlowSpec> tcp_flows;
   std::vector<PingFlowSpec> ping_flows;
+  std::optional<CaptureSpec> capture;  // a `capture:` block
   std::vector<SweepAxis> sweep;
   std::vector<Override> overrides;  // what was applied on top of the file
   YAML::Node measured;              // free-form reference numbers, kept for reports
