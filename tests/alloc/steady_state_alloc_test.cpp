@@ -14,12 +14,14 @@
 // test `CountingAllocator.CountsNewAndDelete` checks that the replacement is
 // in effect in whatever configuration this was built in.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <new>
 #include <string>
@@ -33,6 +35,7 @@
 #include "netsim/net/link.h"
 #include "netsim/net/switch.h"
 #include "netsim/scenario/scenario_builder.h"
+#include "netsim/scenario/scenario_captures.h"
 #include "netsim/scenario/scenario_loader.h"
 #include "netsim/sim/event_queue.h"
 #include "netsim/sim/rng.h"
@@ -381,6 +384,25 @@ TEST(SteadyStateAllocations, TcpPathThroughHostNicModerationAllocatesNothing) {
       }
     });
   }
+}
+
+// Packet captures at every point of both hosts (ten pcap files): encoding a
+// frame reuses the capture's buffer and libpcap appends through stdio.
+TEST(SteadyStateAllocations, TcpPathWithEveryCapturePointAllocatesNothing) {
+  const ScenarioSpec spec =
+      client_server_scenario("1s", "host: s, type: nth, every: 100, packet: 0, match: { protocol: tcp, dst_port: 5201 }",
+                             "type: tcp, app: iperf3, from: c, to: s, time: 3s, length: 1MiB, cc: newreno");
+  BuiltScenario b = build_scenario(spec);
+  const std::string dir = (std::filesystem::temp_directory_path() / ("netsim-alloc-pcap-" + std::to_string(::getpid()))).string();
+  {
+    ScenarioCaptures captures(b, default_capture(spec), dir);
+    expect_steady_tcp_path_allocates_nothing(b, [](bool) {});
+    results::RunResult r;
+    captures.finish(r);
+    ASSERT_EQ(r.captures_size(), 10);
+    EXPECT_GT(r.captures(0).frames(), 1000u);
+  }
+  std::filesystem::remove_all(dir);
 }
 
 // The TCP path with the iperf2 application model: two FreeBSD connections

@@ -9,10 +9,15 @@
 // segments delivered to the receiver's stack; each iteration simulates 10 ms.
 #include <benchmark/benchmark.h>
 
+#include <unistd.h>
+
 #include <cstdint>
+#include <filesystem>
+#include <optional>
 #include <string>
 
 #include "netsim/scenario/scenario_builder.h"
+#include "netsim/scenario/scenario_captures.h"
 #include "netsim/scenario/scenario_loader.h"
 #include "netsim/sim/simulation.h"
 
@@ -58,11 +63,15 @@ std::string tcp_path_yaml(std::int64_t every, bool host_cpus = false, bool linux
   return y;
 }
 
-void run_tcp_path(benchmark::State& state, bool host_cpus, bool linux_sender = false) {
+void run_tcp_path(benchmark::State& state, bool host_cpus, bool linux_sender = false, bool capture = false) {
   const ScenarioSpec spec =
       parse_scenario_text(tcp_path_yaml(state.range(0), host_cpus, linux_sender), "bench-tcp-path.yaml");
   BuiltScenario built = build_scenario(spec);
   Simulation& sim = *built.sim;
+  const std::string capture_dir =
+      (std::filesystem::temp_directory_path() / ("netsim-bench-pcap-" + std::to_string(::getpid()))).string();
+  std::optional<ScenarioCaptures> captures;
+  if (capture) captures.emplace(built, default_capture(spec), capture_dir);
   const tcp::LinuxTcpReceiver& rx = *built.tcp_flows.front().receiver;
   // Past the handshake (with a rule, the SYN is its first victim and is
   // retried after 1 s) and slow start: pool and heap reach their steady size.
@@ -78,6 +87,14 @@ void run_tcp_path(benchmark::State& state, bool host_cpus, bool linux_sender = f
   state.SetLabel(state.range(0) > 0 ? "nth rule after GRO; items = delivered wire segments"
                                     : "loss-free; items = delivered wire segments");
   if (segs == 0) state.SkipWithError("no segments delivered");
+  if (captures) {
+    results::RunResult r;
+    captures->finish(r);
+    std::uint64_t frames = 0;
+    for (const auto& c : r.captures()) frames += c.frames();
+    state.counters["frames/seg"] = segs > 0 ? static_cast<double>(frames) / segs : 0.0;
+    std::filesystem::remove_all(capture_dir);
+  }
 }
 void BM_TcpPath(benchmark::State& state) { run_tcp_path(state, false); }
 BENCHMARK(BM_TcpPath)->ArgName("every")->Arg(0)->Arg(100)->Arg(25)->Unit(benchmark::kMillisecond);
@@ -90,6 +107,12 @@ BENCHMARK(BM_TcpPathHostCpu)->ArgName("every")->Arg(0)->Arg(100)->Unit(benchmark
 // (docs/performance.md: within 1.3x of the FreeBSD sender per segment).
 void BM_TcpPathLinuxSender(benchmark::State& state) { run_tcp_path(state, false, true); }
 BENCHMARK(BM_TcpPathLinuxSender)->ArgName("every")->Arg(0)->Arg(100)->Arg(25)->Unit(benchmark::kMillisecond);
+
+// The same path with pcap captures at all ten points of both hosts (snaplen
+// 128, files in the temp directory): compare with BM_TcpPath/every:100 in the
+// same run for the cost per captured frame (docs/capture.md).
+void BM_TcpPathCaptureAll(benchmark::State& state) { run_tcp_path(state, false, false, true); }
+BENCHMARK(BM_TcpPathCaptureAll)->ArgName("every")->Arg(100)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace netsim
