@@ -15,7 +15,7 @@ namespace {
 const char* const kMainUsage = R"(netsim - packet-level discrete-event network simulator
 
 Usage:
-  netsim run FILE [--set KEY=VALUE]... [--seed S] [--format text|json|csv|pb|iperf3|iperf3-json|iperf2|ping]
+  netsim run FILE [--set KEY=VALUE]... [--seed S] [--format text|json|csv|pb|iperf3|iperf3-json|iperf2|ping|compare]
                   [--app-side client|server] [--out PATH] [--trace-tcp PATH] [--trace-queue PATH] [--pcap DIR] [-j N]
                   [--profile FILE] [--data PATH[:KEY=VALUE,...]]...
   netsim validate FILE [--set KEY=VALUE]...
@@ -145,7 +145,9 @@ Options:
                     `app: iperf3` flow), iperf3-json (its -J JSON: one object, or an array of
                     objects when there are several runs or flows), iperf2 (what iperf 2.1.8 -e prints
                     for each `app: iperf2` flow), ping (what ping(8) prints for each `type: ping`
-                    flow, in the flow's `output` layout: freebsd or linux)
+                    flow, in the flow's `output` layout: freebsd or linux), compare (only the
+                    table of simulated beside measured cells and the claims, for a scenario with
+                    a measured: block or --data)
   --app-side S      client (default: the -c side's report) or server (the -s side's), for the
                     iperf3, iperf3-json and iperf2 formats; --iperf3-side S is the same
   --out PATH        write results to PATH (atomically) instead of stdout
@@ -360,14 +362,15 @@ Options parse_args(const std::vector<std::string>& args) {
       const std::string& v = value_of(i);
       o.iperf2 = v == "iperf2";
       o.ping = v == "ping";
+      o.compare = v == "compare";
       if (v == "iperf3" || v == "iperf3-json") {
         o.iperf3 = v == "iperf3" ? Iperf3Format::text : Iperf3Format::json;
-      } else if (v == "iperf2" || v == "ping") {
+      } else if (v == "iperf2" || v == "ping" || v == "compare") {
         o.iperf3 = Iperf3Format::none;
       } else {
         auto f = parse_output_format(v);
         if (!f) {
-          throw UsageError("--format must be text, json, csv, pb, iperf3, iperf3-json, iperf2 or ping, got '" + v + "'");
+          throw UsageError("--format must be text, json, csv, pb, iperf3, iperf3-json, iperf2, ping or compare, got '" + v + "'");
         }
         o.format = *f;
         o.iperf3 = Iperf3Format::none;

@@ -111,6 +111,10 @@ void write_all(std::ostream& out, const Options& o, const results::RunSet& set, 
     write_iperf3(out, o, set);
     return;
   }
+  if (o.compare) {
+    write_comparison_text(out, set, *m);
+    return;
+  }
   if (m && o.format == OutputFormat::csv) {
     write_comparison_csv(out, set, *m);
     return;
@@ -134,6 +138,10 @@ int command_run(const Options& o) {
   ComparedCells compared = compared_cells(o, cells.front(), "run");
   if (compared.data_unusable) return kBadScenario;
   const std::optional<MeasuredSpec>& measured = compared.measured;
+  if (o.compare && (!measured || measured->cells.empty())) {
+    std::cerr << "netsim: --format compare: " << o.scenario_file << " has no measured: cells (and no --data)\n";
+    return kUsage;
+  }
   if (o.iperf3 != Iperf3Format::none) {
     const auto& flows = cells.front().tcp_flows;
     if (std::none_of(flows.begin(), flows.end(), [](const TcpFlowSpec& f) { return f.app == "iperf3"; })) {

@@ -15,7 +15,9 @@ expect run-help 0 '--format' '' -- "$netsim" run --help
 expect no-command 2 '' 'missing command' -- "$netsim"
 expect unknown-command 2 '' "unknown command 'frobnicate'" -- "$netsim" frobnicate
 expect run-without-file 2 '' 'needs a scenario FILE' -- "$netsim" run
-expect bad-format 2 '' "--format must be text, json, csv, pb, iperf3, iperf3-json, iperf2 or ping, got 'xml'" -- "$netsim" run "$udp" --format xml
+expect bad-format 2 '' "--format must be text, json, csv, pb, iperf3, iperf3-json, iperf2, ping or compare, got 'xml'" -- "$netsim" run "$udp" --format xml
+expect compare-needs-measured 2 '' "--format compare: .*udp-switch-nth.yaml has no measured: cells" -- "$netsim" run "$udp" --format compare
+expect compare-only 0 '^simulated vs measured' '' -- "$netsim" run "$src/tests/data/cli/measured-udp.yaml" --format compare
 expect bad-seed 2 '' '--seed needs an unsigned integer' -- "$netsim" run "$udp" --seed -3
 expect bad-jobs 2 '' 'needs a positive integer' -- "$netsim" run "$udp" -j 0
 expect unknown-option 2 '' "unknown option '--frob'" -- "$netsim" run "$udp" --frob
