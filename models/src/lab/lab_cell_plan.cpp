@@ -147,6 +147,9 @@ const char* protocol_name(IpProtocol p) {
 
 LabRule plan_rule(const Checker& c, const FilterSpec& f, const std::string& netns) {
   const std::string p = "filters." + f.name;
+  if (f.type == FilterType::custom) {
+    c.fail(p + ".type", f.loc, "filter type '" + f.custom_type + "' is the program's own and has no iptables rule");
+  }
   LabRule r;
   r.filter = f.name;
   r.netns = netns;

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "netsim/filter/filter_registry.h"
 #include "netsim/filter/nth_drop_filter.h"
 #include "netsim/filter/random_drop_filter.h"
 #include "netsim/net/switch_flow_control.h"
@@ -16,6 +17,7 @@
 #include "netsim/tcp/freebsd_tcp_listener.h"
 #include "netsim/tcp/linux/linux_tcp_sender.h"
 #include "netsim/scenario/scenario_loader.h"
+#include "netsim/scenario/scenario_registry.h"
 #include "netsim/sim/rng.h"
 #include "netsim/sim/units.h"
 #include "netsim/tcp/sender_report_fields.h"
@@ -138,9 +140,10 @@ std::uint32_t host_mtu(const ScenarioSpec& spec, const std::string& host) {
   return static_cast<std::uint32_t>(mtu);
 }
 
-tcp::FreeBsdTcpConfig sender_config(const TcpFlowSpec& fl) {
+tcp::FreeBsdTcpConfig sender_config(const ScenarioSpec& spec, const TcpFlowSpec& fl) {
   tcp::FreeBsdTcpConfig sc;
   sc.cc = fl.cc;
+  sc.cc_modules = &registry_or_default(spec.registry).cc;
   sc.sack = fl.sack;
   sc.lrd = fl.lrd;
   sc.tso = fl.tso;
@@ -185,7 +188,7 @@ app::Iperf3ClientConfig iperf3_client_config(const ScenarioSpec& spec, const Tcp
 // flow's name (the first) as in the forward case, so traces name them alike.
 BuiltTcpFlow build_reverse_iperf3(Simulation& sim, const ScenarioSpec& spec, const TcpFlowSpec& fl, Host& from,
                                   Host& to, tcp::FreeBsdTcpListener& listener) {
-  const tcp::FreeBsdTcpConfig sc = sender_config(fl);
+  const tcp::FreeBsdTcpConfig sc = sender_config(spec, fl);
   const SimTime start = flow_start(sim, fl);
   auto linux_endpoint = [&](const std::string& name) -> tcp::LinuxTcpReceiver& {
     tcp::LinuxTcpConfig rc;
@@ -397,8 +400,16 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     if (f.type == FilterType::nth) {
       filter = &sim.add<NthDropFilter>(f.name, match_rule(f.match), static_cast<std::uint32_t>(f.every),
                                        static_cast<std::uint32_t>(f.packet));
-    } else {
+    } else if (f.type == FilterType::random) {
       filter = &sim.add<RandomDropFilter>(f.name, match_rule(f.match), f.probability);
+    } else {
+      // A type from the user's registry: its factory judges its own params.
+      try {
+        filter = &registry_or_default(spec.registry)
+                      .filters.make(f.custom_type, sim, FilterArgs{f.name, match_rule(f.match), f.params});
+      } catch (const std::invalid_argument& e) {
+        throw ScenarioError(f.loc, "filters." + f.name, "filter type '" + f.custom_type + "': " + e.what());
+      }
     }
     // An ingress rule on a host with a receive NIC runs in the NIC (at its filter_position), not in the host.
     bool on_nic = false;
@@ -561,7 +572,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     }
     const bool linux_sender = spec.hosts[idx.ids.at(fl.from)].os == "linux";  // hosts have the first ids
     Listener& l = listeners.at(std::make_pair(fl.to, fl.dst_port));
-    const tcp::FreeBsdTcpConfig sc = sender_config(fl);
+    const tcp::FreeBsdTcpConfig sc = sender_config(spec, fl);
     tcp::lnx::LinuxTcpConfig lc;
     lc.cc = fl.cc;
     lc.sack = fl.sack;

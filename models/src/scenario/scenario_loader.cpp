@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <utility>
 
 #include "../common/file_text.h"
 
@@ -34,7 +35,8 @@ std::optional<std::string> calibration_profile_path(const YAML::Node& root, cons
 }  // namespace
 
 ScenarioSpec parse_scenario_text(std::string_view yaml, const std::string& filename,
-                                 const std::vector<Override>& overrides) {
+                                 const std::vector<Override>& overrides,
+                                 std::shared_ptr<const ScenarioRegistry> registry) {
   YAML::Node root = scenario_internal::parse_yaml_document(yaml, filename);
   scenario_internal::OverrideOrigins origins;
   scenario_internal::ProfileOrigins profiles;
@@ -54,19 +56,20 @@ ScenarioSpec parse_scenario_text(std::string_view yaml, const std::string& filen
     includes.push_back(*file);  // its text is part of what a run depends on (sweep run keys)
   }
   for (const auto& o : overrides) scenario_internal::apply_override(root, o, origins);
-  ScenarioSpec spec = scenario_internal::validate_scenario(root, reader, true);
+  ScenarioSpec spec = scenario_internal::validate_scenario(root, reader, true, std::move(registry));
   scenario_internal::check_sweep_values(root, spec, reader);
   spec.overrides = overrides;
   spec.includes = std::move(includes);
   return spec;
 }
 
-ScenarioSpec load_scenario(const std::string& path, const std::vector<Override>& overrides) {
+ScenarioSpec load_scenario(const std::string& path, const std::vector<Override>& overrides,
+                           std::shared_ptr<const ScenarioRegistry> registry) {
   std::string text;
   if (const std::string why = read_file_text(path, text); !why.empty()) {
     throw ScenarioError(SourceLoc{path, 0, 0}, "", "cannot read scenario file '" + path + "': " + why);
   }
-  return parse_scenario_text(text, path, overrides);
+  return parse_scenario_text(text, path, overrides, std::move(registry));
 }
 
 }  // namespace netsim

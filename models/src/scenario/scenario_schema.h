@@ -39,8 +39,8 @@ inline constexpr std::array<std::string_view, 8> kLinkKeys{"ends",  "rate",  "de
                                                             "framing", "queue", "profile", "eee"};
 inline constexpr std::array<std::string_view, 2> kQueueKeys{"packets", "bytes"};
 inline constexpr std::array<std::string_view, 3> kEeeKeys{"wake", "lpi_after", "symmetric"};
-inline constexpr std::array<std::string_view, 7> kFilterKeys{"host",   "hook",        "type", "every",
-                                                             "packet", "probability", "match"};
+inline constexpr std::array<std::string_view, 8> kFilterKeys{"host",   "hook",        "type",  "every",
+                                                             "packet", "probability", "match", "params"};
 inline constexpr std::array<std::string_view, 3> kMatchKeys{"protocol", "src_port", "dst_port"};
 inline constexpr std::array<std::string_view, 10> kUdpFlowKeys{"type", "from",  "to",    "src_port", "dst_port",
                                                                "size", "rate",  "start", "stop",     "send_buffer"};
@@ -65,10 +65,9 @@ inline constexpr std::array<std::string_view, 2> kFilterHooks{"ingress", "egress
 inline constexpr std::array<std::string_view, 2> kFilterTypes{"nth", "random"};
 inline constexpr std::array<std::string_view, 3> kProtocols{"tcp", "udp", "icmp"};
 inline constexpr std::array<std::string_view, 3> kTrafficTypes{"udp", "tcp", "ping"};
-// Every congestion control name a tcp flow may give; which ones its sender's
-// os has is checked once the hosts are known.
-inline constexpr std::array<std::string_view, 4> kTcpCcNames{"newreno", "cubic", "cubic_d46046", "reno"};
-inline constexpr std::array<std::string_view, 3> kFreeBsdCcNames{"newreno", "cubic", "cubic_d46046"};
+// A Linux sender's congestion controls. A FreeBSD sender's are its
+// scenario's cc::CcRegistry (netsim's own modules, then the user's); which
+// ones a flow's sender has is checked once the hosts are known.
 inline constexpr std::array<std::string_view, 2> kLinuxCcNames{"reno", "cubic"};
 inline constexpr std::array<std::string_view, 2> kNicFilterPositions{"after_gro", "before_gro"};
 inline constexpr std::array<std::string_view, 2> kIrqJitterShapes{"uniform", "exponential"};

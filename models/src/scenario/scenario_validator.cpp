@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "netsim/scenario/scenario_registry.h"
 #include "netsim/sim/tick_clock.h"
 #include "netsim/sim/units.h"
 #include "scenario_schema.h"
@@ -46,6 +47,11 @@ constexpr std::array<std::string_view, 1> kRequiredNetem{"delay"};
 
 enum class NodeKind { host, switch_node, hub };
 
+// Names held in strings, as the Reader's key lists (views into `names`).
+std::vector<std::string_view> names_view(const std::vector<std::string>& names) {
+  return std::vector<std::string_view>(names.begin(), names.end());
+}
+
 std::string kind_name(NodeKind k) {
   switch (k) {
     case NodeKind::host:
@@ -60,7 +66,17 @@ std::string kind_name(NodeKind k) {
 
 class Validator {
  public:
-  Validator(const Reader& reader, bool with_sweep) : r_(reader), with_sweep_(with_sweep) {}
+  Validator(const Reader& reader, bool with_sweep, std::shared_ptr<const ScenarioRegistry> registry)
+      : r_(reader), with_sweep_(with_sweep), registry_(registry_or_default(registry)) {
+    spec_.registry = std::move(registry);
+    // What `cc:` and a filter's `type:` may say: netsim's names and the registry's.
+    for (const std::string& n : registry_.cc.names()) cc_names_.push_back(n);
+    for (const std::string_view n : kLinuxCcNames) {
+      if (!registry_.cc.contains(n)) cc_names_.emplace_back(n);
+    }
+    filter_types_.assign(kFilterTypes.begin(), kFilterTypes.end());
+    for (const std::string& t : registry_.filters.types()) filter_types_.push_back(t);
+  }
   ScenarioSpec run(const YAML::Node& root);
 
  private:
@@ -118,6 +134,9 @@ class Validator {
 
   const Reader& r_;
   bool with_sweep_;
+  const ScenarioRegistry& registry_;
+  std::vector<std::string> cc_names_;      // every sender os's, in the order of the error messages
+  std::vector<std::string> filter_types_;  // nth, random, then the registry's
   ScenarioSpec spec_;
   std::map<std::string, NodeDecl> nodes_;         // hosts, switches and hubs share one namespace
   std::map<std::string, std::string> addresses_;  // binary address -> host name
@@ -567,8 +586,9 @@ void Validator::parse_filter(const std::string& name, const Field& f) {
   r_.expect_map(f, "a map with keys " + join_words(kFilterKeys));
   const auto type = r_.find(f, "type");
   if (!type) r_.missing(f, "type");
-  fs.type = r_.choice(*type, kFilterTypes) == "nth" ? FilterType::nth : FilterType::random;
-  const std::string type_name = fs.type == FilterType::nth ? "nth" : "random";
+  const std::string type_name = r_.choice(*type, names_view(filter_types_));
+  fs.type = type_name == "nth" ? FilterType::nth : type_name == "random" ? FilterType::random : FilterType::custom;
+  if (fs.type == FilterType::custom) fs.custom_type = type_name;
 
   std::optional<Field> host;
   std::optional<Field> packet;
@@ -598,6 +618,14 @@ void Validator::parse_filter(const std::string& name, const Field& f) {
       fs.probability = r_.real(v, 0.0, 1.0);
     } else if (key == "match") {
       parse_match(v, fs.match);
+    } else if (key == "params") {
+      if (fs.type != FilterType::custom) {
+        r_.fail(key_field(v), "'params' applies only to filters of a registered type, and this filter is of type " +
+                                  type_name);
+      }
+      const std::vector<std::string>& keys = registry_.filters.params(fs.custom_type);
+      r_.visit_fields(v, names_view(keys),
+                      [&](const std::string& k, const Field& pv) { fs.params[k] = r_.string(pv); });
     }
   });
   r_.require(f, seen, kRequiredFilter);
@@ -606,7 +634,7 @@ void Validator::parse_filter(const std::string& name, const Field& f) {
     if (fs.every > 0 && fs.packet >= fs.every) {
       r_.fail(*packet, "must be less than every (" + std::to_string(fs.every) + "), got " + std::to_string(fs.packet));
     }
-  } else if (seen.count("probability") == 0) {
+  } else if (fs.type == FilterType::random && seen.count("probability") == 0) {
     r_.missing(f, "probability");
   }
   spec_.filters.push_back(std::move(fs));
@@ -773,7 +801,7 @@ void Validator::parse_tcp_flow(const std::string& name, const Field& f) {
   const auto seen = r_.visit_fields(f, kTcpFlowKeys, [&](const std::string& key, const Field& v) {
     if (read_shared_flow_key(key, v, fl, at)) return;
     if (key == "cc") {
-      fl.cc = r_.choice(v, kTcpCcNames);
+      fl.cc = r_.choice(v, names_view(cc_names_));
       cc_at.emplace(v);
     } else if (key == "sack") {
       fl.sack = r_.boolean(v);
@@ -818,17 +846,12 @@ void Validator::parse_tcp_flow(const std::string& name, const Field& f) {
     if (host == nodes_.end() || host->second.kind != NodeKind::host) return;
     const std::string& os = spec_.hosts[host->second.index].os;
     if (os == "linux" && !cc_at) flow.cc = "cubic";
-    const bool known = os == "linux"
-                           ? std::find(kLinuxCcNames.begin(), kLinuxCcNames.end(), flow.cc) != kLinuxCcNames.end()
-                           : std::find(kFreeBsdCcNames.begin(), kFreeBsdCcNames.end(), flow.cc) != kFreeBsdCcNames.end();
-    if (!known && cc_at) {
-      std::string names;
-      for (auto n : os == "linux" ? std::vector<std::string_view>(kLinuxCcNames.begin(), kLinuxCcNames.end())
-                                  : std::vector<std::string_view>(kFreeBsdCcNames.begin(), kFreeBsdCcNames.end())) {
-        names += (names.empty() ? "" : ", ") + std::string(n);
-      }
+    // A FreeBSD sender has the registry's modules (netsim's own and the user's).
+    const std::vector<std::string> has = os == "linux" ? std::vector<std::string>(kLinuxCcNames.begin(), kLinuxCcNames.end())
+                                                       : registry_.cc.names();
+    if (std::find(has.begin(), has.end(), flow.cc) == has.end() && cc_at) {
       r_.fail(*cc_at, "cc '" + flow.cc + "' is not a congestion control of the sender '" + flow.from + "' (os: " + os +
-                          "); it has " + names);
+                          "); it has " + join_words(has));
     }
   });
   if (start_jitter_at && fl.start_jitter > 0) {
@@ -1059,6 +1082,12 @@ void Validator::check_sweep_key(const Field& key, const std::string& path) {
                  "swept (sweep the fields themselves)");
   }
   if (field == section->list_key) r_.fail(key, "'" + element + "." + field + "' is a list and cannot be swept");
+  // A registered filter type's params: its keys are the type's own, and
+  // trying each value on the scenario checks them.
+  if (section->name == "filters" && field == "params") {
+    if (parts.size() != 4) r_.fail(key, "'" + element + ".params' is a map; sweep one of its keys");
+    return;
+  }
   if (const SubMapSchema* sub = section->sub_map(field)) {
     if (parts.size() != 4) {
       r_.fail(key, "'" + element + "." + field + "' is a map; sweep one of its fields: " + join_words(sub->keys));
@@ -1129,8 +1158,9 @@ void check_top_level(const YAML::Node& root, const Reader& reader) {
   }
 }
 
-ScenarioSpec validate_scenario(const YAML::Node& root, const Reader& reader, bool with_sweep) {
-  return Validator(reader, with_sweep).run(root);
+ScenarioSpec validate_scenario(const YAML::Node& root, const Reader& reader, bool with_sweep,
+                               std::shared_ptr<const ScenarioRegistry> registry) {
+  return Validator(reader, with_sweep, std::move(registry)).run(root);
 }
 
 }  // namespace netsim::scenario_internal

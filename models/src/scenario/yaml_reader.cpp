@@ -9,6 +9,8 @@
 
 #include "netsim/sim/units.h"
 
+#include "../common/element_name.h"
+
 namespace netsim::scenario_internal {
 namespace {
 
@@ -152,12 +154,7 @@ std::string suggestion(std::string_view word, KeyList candidates) {
   return suggestion(word, std::vector<std::string>(candidates.begin(), candidates.end()));
 }
 
-bool is_valid_name(std::string_view name) {
-  if (name.empty()) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
-  });
-}
+bool is_valid_name(std::string_view name) { return is_element_name(name); }
 
 SourceLoc Reader::loc(const YAML::Node& node) const {
   const ProfileOrigins::Origin* from = profiles_ != nullptr ? profiles_->find(node) : nullptr;

@@ -45,7 +45,7 @@ FreeBsdTcpSender::FreeBsdTcpSender(Simulation& sim, std::string name, Host& host
       local_port_(local_port),
       config_(config),
       timers_(TcpTimerParams::for_hz(host.clock().hz())),
-      cc_(cc::make_cc(config.cc)),
+      cc_(config.cc_modules != nullptr ? config.cc_modules->make(config.cc) : cc::make_cc(config.cc)),
       rexmt_(host.clock(), this, kRexmtTimer),
       delack_(host.clock(), this, kDelackTimer),
       persist_(host.clock(), this, kPersistTimer),

@@ -8,6 +8,7 @@
 // docs/scenario-format.md.
 #pragma once
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -48,12 +49,16 @@ std::string format_override(const Override& o);
 
 // Reads and validates a scenario file. `overrides` are applied in order to the
 // YAML tree before validation (a later override of the same key wins) and are
-// recorded in ScenarioSpec::overrides.
-ScenarioSpec load_scenario(const std::string& path, const std::vector<Override>& overrides = {});
+// recorded in ScenarioSpec::overrides. `registry` adds congestion controls and
+// filter types (netsim/scenario/scenario_registry.h) that the file may name;
+// the spec keeps it. nullptr: netsim's own only.
+ScenarioSpec load_scenario(const std::string& path, const std::vector<Override>& overrides = {},
+                           std::shared_ptr<const ScenarioRegistry> registry = nullptr);
 
 // As load_scenario, from text; `filename` is only used in locations and errors.
 ScenarioSpec parse_scenario_text(std::string_view yaml, const std::string& filename,
-                                 const std::vector<Override>& overrides = {});
+                                 const std::vector<Override>& overrides = {},
+                                 std::shared_ptr<const ScenarioRegistry> registry = nullptr);
 
 // The runs of a sweep: the cartesian product of spec.sweep in file order (the
 // first axis varies slowest), each cell a list of overrides. Without axes the

@@ -9,6 +9,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +23,8 @@
 #include "netsim/sim/time.h"
 
 namespace netsim {
+
+struct ScenarioRegistry;  // netsim/scenario/scenario_registry.h
 
 // Where a value came from: a YAML file position, or a command-line override.
 struct SourceLoc {
@@ -138,7 +142,8 @@ struct MatchSpec {
 };
 
 enum class FilterHook { ingress, egress };
-enum class FilterType { nth, random };
+// custom: a type from the scenario's FilterRegistry (netsim/filter/filter_registry.h).
+enum class FilterType { nth, random, custom };
 
 struct FilterSpec {
   std::string name;
@@ -149,6 +154,8 @@ struct FilterSpec {
   std::int64_t every = 0;       // nth: --every N (N >= 1); 0: `every: none`, no rule
   std::int64_t packet = 0;      // nth: --packet P (0 <= P < N)
   double probability = 0.0;     // random: drop probability in [0, 1]
+  std::string custom_type;      // custom: the registered type's name
+  std::map<std::string, std::string> params;  // custom: its `params:` block, scalar text by key
   MatchSpec match;
 };
 
@@ -304,6 +311,9 @@ struct ScenarioSpec {
   std::vector<Override> overrides;  // what was applied on top of the file
   YAML::Node measured;              // free-form reference numbers, kept for reports
   YAML::Node calibrate;             // free parameters and fit settings (netsim/calibrate/calibration_spec.h)
+  // The congestion controls and filter types the spec was validated against,
+  // which the builder makes; nullptr: netsim's own (default_scenario_registry()).
+  std::shared_ptr<const ScenarioRegistry> registry;
 };
 
 }  // namespace netsim

@@ -49,6 +49,7 @@
 #include <string>
 
 #include "netsim/cc/cc_algo.h"
+#include "netsim/cc/cc_registry.h"
 #include "netsim/host/host.h"
 #include "netsim/sim/tick_clock.h"
 #include "netsim/sim/timer.h"
@@ -60,7 +61,10 @@
 namespace netsim::tcp {
 
 struct FreeBsdTcpConfig {
-  std::string cc = "newreno";        // newreno | cubic | cubic_d46046
+  std::string cc = "newreno";        // newreno | cubic | cubic_d46046, or a name in cc_modules
+  // Where `cc` is looked up (not owned; it must outlive the sender); nullptr:
+  // netsim's own modules (cc::make_cc).
+  const cc::CcRegistry* cc_modules = nullptr;
   bool sack = true;                  // net.inet.tcp.sack.enable
   bool lrd = true;                   // net.inet.tcp.sack.lrd
   bool prr = true;                   // net.inet.tcp.do_prr
