@@ -1,9 +1,12 @@
 # Installs a netsim build tree into a scratch prefix and builds + runs an outside
-# project (consumer/) against it. Run by ctest as
+# project (consumer/, or one of docs/examples/) against it. Run by ctest as
 #   cmake -DMODE=cmake|pkg-config -DBUILD_DIR=... -DWORK_DIR=... -DCONSUMER_DIR=... -DCONFIG=...
 #         -DCXX=... -DGENERATOR=... -DMAKE_PROGRAM=... -DSOURCE_DIR=...
-#         -DLIBDIR=... -DINCLUDEDIR=... -DBINDIR=... [-DPKG_CONFIG=...] -P check_install.cmake
-# Everything it writes goes under WORK_DIR (inside the build tree).
+#         -DLIBDIR=... -DINCLUDEDIR=... -DBINDIR=... [-DPKG_CONFIG=...]
+#         [-DAPP=target] [-DEXPECT=regex@@...] [-DWERROR=ON] -P check_install.cmake
+# APP is the project's executable (default app); each EXPECT regex ('@@'
+# between two of them) must match its output; WERROR builds the project with
+# -Werror. Everything it writes goes under WORK_DIR (inside the build tree).
 cmake_minimum_required(VERSION 3.25)
 
 foreach(var MODE BUILD_DIR WORK_DIR CONSUMER_DIR CXX SOURCE_DIR LIBDIR INCLUDEDIR BINDIR)
@@ -77,7 +80,10 @@ foreach(f IN LISTS package_files)
 endforeach()
 
 # 3. Build the outside project.
-set(app "${WORK_DIR}/build/app")
+if(NOT APP)
+  set(APP app)
+endif()
+set(app "${WORK_DIR}/build/${APP}")
 if(MODE STREQUAL "cmake")
   set(generator_args "")
   if(GENERATOR)
@@ -85,6 +91,9 @@ if(MODE STREQUAL "cmake")
   endif()
   if(MAKE_PROGRAM)
     list(APPEND generator_args "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}")
+  endif()
+  if(WERROR)
+    list(APPEND generator_args "-DCMAKE_CXX_FLAGS=-Werror")
   endif()
   run("configure consumer" COMMAND "${CMAKE_COMMAND}" -S "${CONSUMER_DIR}" -B "${WORK_DIR}/build" ${generator_args}
       "-DCMAKE_CXX_COMPILER=${CXX}" "-DCMAKE_BUILD_TYPE=Release" "-DCMAKE_PREFIX_PATH=${prefix}"
@@ -100,7 +109,7 @@ if(MODE STREQUAL "cmake")
   endif()
   run("build consumer" COMMAND "${CMAKE_COMMAND}" --build "${WORK_DIR}/build" --config Release)
   if(NOT EXISTS "${app}")
-    set(app "${WORK_DIR}/build/Release/app")  # multi-config generators
+    set(app "${WORK_DIR}/build/Release/${APP}")  # multi-config generators
   endif()
 elseif(MODE STREQUAL "pkg-config")
   if(NOT PKG_CONFIG)
@@ -133,6 +142,12 @@ else()
   message(FATAL_ERROR "MODE must be cmake or pkg-config, not '${MODE}'")
 endif()
 
-# 4. Run it; it checks its own numbers.
+# 4. Run it; it checks its own numbers, and its output has what EXPECT asks for.
 run("run consumer" COMMAND "${app}" OUTPUT_VARIABLE out)
 message("${out}")
+string(REPLACE "@@" ";" patterns "${EXPECT}")
+foreach(pattern IN LISTS patterns)
+  if(NOT out MATCHES "${pattern}")
+    message(FATAL_ERROR "the output of ${APP} does not match '${pattern}'")
+  endif()
+endforeach()
