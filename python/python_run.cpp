@@ -36,7 +36,8 @@ py::dict metric_dict(const MetricComparison& c) {
 
 py::dict row_dict(const ComparisonRow& row, const MeasuredSpec& m) {
   py::dict keys;
-  for (std::size_t k = 0; k < m.keys.size() && k < row.key_values.size(); ++k) keys[py::str(m.keys[k].first)] = row.key_values[k];
+  for (std::size_t k = 0; k < m.keys.size() && k < row.key_values.size(); ++k)
+    keys[py::str(m.keys[k].first)] = row.key_values[k];
   py::dict metrics;
   for (std::size_t k = 0; k < m.metrics.size() && k < row.metrics.size(); ++k) {
     metrics[py::str(m.metrics[k].name)] = metric_dict(row.metrics[k]);
@@ -79,7 +80,8 @@ py::dict comparison_dict(const results::RunSet& set, const MeasuredSpec& m, cons
 
 }  // namespace
 
-py::dict run(py::handle path, py::handle set, py::handle seed, py::handle profile, py::handle data, py::handle jobs) {
+py::dict run(const py::object& path, const py::object& set, const py::object& seed, const py::object& profile,
+             const py::object& data, const py::object& jobs) {
   const std::string file = path_text(path);
   const std::optional<std::string> profile_path = optional_path(profile);
   const std::vector<std::string> data_args = data_args_from(data);

@@ -8,7 +8,7 @@ namespace netsim::python {
 
 // {"runs": [run dict, ...], "comparison": None or comparison dict}; the run
 // dicts are results::RunResult through to_python.
-pybind11::dict run(pybind11::handle path, pybind11::handle set, pybind11::handle seed, pybind11::handle profile,
-                   pybind11::handle data, pybind11::handle jobs);
+pybind11::dict run(const pybind11::object& path, const pybind11::object& set, const pybind11::object& seed,
+                   const pybind11::object& profile, const pybind11::object& data, const pybind11::object& jobs);
 
 }  // namespace netsim::python

@@ -34,8 +34,9 @@ void warn(const std::string& message) { py::module_::import("warnings").attr("wa
 
 }  // namespace
 
-py::object sweep(py::handle path, py::handle set, py::handle seed, py::handle profile, py::handle jobs,
-                 py::handle axes, py::handle seeds, py::handle out, const std::string& resume) {
+py::object sweep(const py::object& path, const py::object& set, const py::object& seed, const py::object& profile,
+                 const py::object& jobs, const py::object& axes, const py::object& seeds, const py::object& out,
+                 const std::string& resume) {
   sweep::SweepSpec spec;
   spec.scenario_file = path_text(path);
   spec.axes = axes_from(axes);
@@ -67,7 +68,7 @@ py::object sweep(py::handle path, py::handle set, py::handle seed, py::handle pr
   });
 }
 
-py::object results(py::handle dir_or_csv) {
+py::object results(const py::object& dir_or_csv) {
   const fs::path p(path_text(dir_or_csv));
   if (!fs::is_directory(p)) {
     if (!fs::exists(p)) {
