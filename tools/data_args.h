@@ -1,6 +1,5 @@
-// The --data arguments of `netsim run` and `netsim calibrate`: mapping files
-// (YAML) or single measurement files with their cell's keys, read into cells
-// of the scenario's measured: block (which says the keys and the metric).
+// The --data arguments of `netsim calibrate`: netsim::load_data with what it
+// says printed on stderr.
 #pragma once
 
 #include <optional>

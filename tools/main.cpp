@@ -15,7 +15,6 @@
 #include "netsim/app/iperf2_from_result.h"
 #include "netsim/app/ping_report.h"
 #include "netsim/app/iperf3_from_result.h"
-#include "netsim/calibrate/calibration_profile.h"
 #include "netsim/scenario/scenario_builder.h"
 #include "netsim/scenario/measured_comparison.h"
 #include "netsim/scenario/scenario_loader.h"
@@ -177,12 +176,11 @@ int command_run(const Options& o) {
       }
     }
   }
+  const CellRunOptions ro = cell_run_options(o);
   for (std::size_t i = 0; i < cells.size(); ++i) {
-    const ScenarioSpec& c = cells[i];
-    const std::optional<std::string> base =
-        o.pcap_dir ? o.pcap_dir : c.capture && !c.capture->dir.empty() ? std::optional(c.capture->dir) : std::nullopt;
-    if (!base) continue;
-    const std::string dir = capture_dir(*base, i, cells.size());
+    const std::optional<std::string> capture = cell_capture_dir(cells[i], ro, i, cells.size());
+    if (!capture) continue;
+    const std::string& dir = *capture;
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     const std::string why = ec ? ec.message() : cannot_create(std::filesystem::path(dir) / ".netsim-probe");
@@ -230,11 +228,8 @@ int dispatch(const std::vector<std::string>& args) {
     return kOk;
   }
   try {
-    if (o.profile_path) {
-      // The profile's parameters come first, so that --set still wins on the same key.
-      const calibrate::CalibrationProfile p = calibrate::load_calibration_profile(*o.profile_path);
-      o.overrides.insert(o.overrides.begin(), p.overrides.begin(), p.overrides.end());
-    }
+    // The profile's parameters come first, so that --set still wins on the same key.
+    o.overrides = with_profile(o.profile_path, std::move(o.overrides));
     if (o.command == "run") return command_run(o);
     if (o.command == "validate") return command_validate(o);
     if (o.command == "sweep") return command_sweep(o, args);

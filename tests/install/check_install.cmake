@@ -33,17 +33,8 @@ function(run what)
   endif()
 endfunction()
 
-set(prefix "${WORK_DIR}/prefix")
-unset(ENV{DESTDIR})  # cmake --install would prepend it to the prefix
-file(REMOVE_RECURSE "${WORK_DIR}")
-file(MAKE_DIRECTORY "${WORK_DIR}")
-
 # 1. Install.
-set(config_args "")
-if(CONFIG)
-  set(config_args --config "${CONFIG}")
-endif()
-run("install" COMMAND "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${prefix}" ${config_args})
+include(${CMAKE_CURRENT_LIST_DIR}/install_into_prefix.cmake)
 
 # 2. The tree has what the README promises, and nothing that points back into the build or source tree.
 set(expected
