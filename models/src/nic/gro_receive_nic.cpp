@@ -82,6 +82,7 @@ GroReceiveNic::~GroReceiveNic() {
 }
 
 bool GroReceiveNic::run_filters(const Packet& p) {
+  taps_.pass(p, sim().now());
   for (PacketFilter* f : filters_) {
     if (f->should_drop(p)) return true;
   }
@@ -97,7 +98,6 @@ void GroReceiveNic::receive(Packet* p, int) {
   }
   ++counters_.wire_packets;
   counters_.wire_bytes += p->ip_bytes();
-  if (config_.filter_position == GroFilterPosition::before_gro) tap(*p);
   if (config_.filter_position == GroFilterPosition::before_gro && run_filters(*p)) {
     ++counters_.filtered;
     sim().packets().release(p);
@@ -311,7 +311,6 @@ void GroReceiveNic::flush_held(bool only_old) {
 
 void GroReceiveNic::deliver_all() {
   while (Packet* p = out_.pop()) {
-    if (config_.filter_position == GroFilterPosition::after_gro) tap(*p);
     if (config_.filter_position == GroFilterPosition::after_gro && run_filters(*p)) {
       ++counters_.filtered;
       sim().packets().release(p);

@@ -6,23 +6,16 @@
 
 #include "netsim/host/host.h"
 #include "netsim/net/link.h"
+#include "scenario_schema.h"
 
 namespace netsim {
 
+// The validator reads points by their index in kHostCapturePointNames, so
+// the same table names them here.
+static_assert(scenario_internal::kHostCapturePointNames.size() == static_cast<std::size_t>(kHostCapturePoints));
+
 const char* host_capture_point_name(HostCapturePoint p) {
-  switch (p) {
-    case HostCapturePoint::wire_in:
-      return "wire_in";
-    case HostCapturePoint::ingress:
-      return "ingress";
-    case HostCapturePoint::accepted:
-      return "accepted";
-    case HostCapturePoint::egress:
-      return "egress";
-    case HostCapturePoint::wire_out:
-      return "wire_out";
-  }
-  return "?";
+  return scenario_internal::kHostCapturePointNames[static_cast<std::size_t>(p)].data();  // literals: NUL-terminated
 }
 
 CaptureSpec default_capture(const ScenarioSpec& spec) {

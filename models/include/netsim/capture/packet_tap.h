@@ -3,6 +3,8 @@
 // only valid for the call.
 #pragma once
 
+#include <vector>
+
 #include "netsim/sim/packet.h"
 #include "netsim/sim/time.h"
 
@@ -15,6 +17,21 @@ class PacketTap {
 
  protected:
   ~PacketTap() = default;
+};
+
+// The taps at one point of a host or NIC (not owned). Without any, a packet
+// passing the point costs one branch.
+class PacketTaps {
+ public:
+  void add(PacketTap* t) { taps_.push_back(t); }
+  void pass(const Packet& p, SimTime at) const {
+    if (!taps_.empty()) [[unlikely]] {
+      for (PacketTap* t : taps_) t->on_packet(p, at);
+    }
+  }
+
+ private:
+  std::vector<PacketTap*> taps_;
 };
 
 }  // namespace netsim

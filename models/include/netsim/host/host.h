@@ -89,7 +89,7 @@ class Host final : public Node, public EventHandler {
   }
   // Adds a tap at `point` (not owned; it must outlive the traffic). Without
   // taps a point costs one branch.
-  void add_tap(TapPoint point, PacketTap* t) { taps_[static_cast<int>(point)].push_back(t); }
+  void add_tap(TapPoint point, PacketTap* t) { taps_[static_cast<int>(point)].add(t); }
   // The interface channel that packets to `dst` leave on (nullptr if none).
   Channel* route(NodeId dst) const;
 
@@ -103,12 +103,7 @@ class Host final : public Node, public EventHandler {
   };
   enum Direction : std::int32_t { kOut = 0, kIn = 1 };
   static bool filtered(const std::vector<PacketFilter*>& chain, const Packet& p);
-  void tap(TapPoint point, const Packet& p) {
-    const auto& taps = taps_[static_cast<int>(point)];
-    if (!taps.empty()) [[unlikely]] {
-      for (PacketTap* t : taps) t->on_packet(p, sim().now());
-    }
-  }
+  void tap(TapPoint point, const Packet& p) const { taps_[static_cast<int>(point)].pass(p, sim().now()); }
   void transmit(Packet* p);
   void deliver(Packet* p);
   // Charges `cost` to the CPU for `p`. True if `p` now waits for the CPU
@@ -122,7 +117,7 @@ class Host final : public Node, public EventHandler {
   std::vector<Binding> bindings_;
   std::vector<PacketFilter*> ingress_;
   std::vector<PacketFilter*> egress_;
-  std::array<std::vector<PacketTap*>, kTapPoints> taps_;
+  std::array<PacketTaps, kTapPoints> taps_;
   std::uint16_t next_ephemeral_ = 49152;
   HostCounters counters_;
   std::optional<HostCpu> cpu_;

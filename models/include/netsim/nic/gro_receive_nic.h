@@ -210,7 +210,7 @@ class GroReceiveNic final : public Component, public PacketReceiver, public Even
   // Adds a tap that sees what the filter chain sees, just before it: the
   // aggregates handed to the host (after_gro) or the wire frames (before_gro).
   // Not owned. Without taps this costs one branch per packet.
-  void add_tap(PacketTap* t) { taps_.push_back(t); }
+  void add_tap(PacketTap* t) { taps_.add(t); }
 
   const GroReceiveNicConfig& config() const { return config_; }
   const GroNicCounters& counters() const { return counters_; }
@@ -255,12 +255,7 @@ class GroReceiveNic final : public Component, public PacketReceiver, public Even
   int host_port_;
   GroReceiveNicConfig config_;
   std::vector<PacketFilter*> filters_;
-  std::vector<PacketTap*> taps_;
-  void tap(const Packet& p) {
-    if (!taps_.empty()) [[unlikely]] {
-      for (PacketTap* t : taps_) t->on_packet(p, sim().now());
-    }
-  }
+  PacketTaps taps_;
   PacketQueue ring_;
   PacketQueue fifo_;                   // rx_fifo_bytes: frames waiting for a descriptor
   std::uint64_t fifo_bytes_ = 0;
