@@ -18,6 +18,7 @@ CellRunOptions cell_run_options(const Options& o) {
   ro.trace_tcp_path = o.trace_tcp_path;
   ro.trace_queue_path = o.trace_queue_path;
   ro.pcap_dir = o.pcap_dir;
+  ro.siftr_path = o.siftr_path;
   return ro;
 }
 

@@ -16,7 +16,7 @@ const char* const kMainUsage = R"(netsim - packet-level discrete-event network s
 
 Usage:
   netsim run FILE [--set KEY=VALUE]... [--seed S] [--format text|json|csv|pb|iperf3|iperf3-json|iperf2|ping|compare]
-                  [--app-side client|server] [--out PATH] [--trace-tcp PATH] [--trace-queue PATH] [--pcap DIR] [-j N]
+                  [--app-side client|server] [--out PATH] [--trace-tcp PATH] [--trace-queue PATH] [--pcap DIR] [--siftr PATH] [-j N]
                   [--profile FILE] [--data PATH[:KEY=VALUE,...]]...
   netsim validate FILE [--set KEY=VALUE]...
   netsim topo FILE --dot [--set KEY=VALUE]...
@@ -161,6 +161,10 @@ Options:
                     scenario's capture: points, or every host's wire_in, ingress (before the
                     ingress filters), accepted, egress and wire_out without one; with several
                     runs, one directory per run: DIR/run-<run>
+  --siftr PATH      write the SIFTR log (siftr.log) of the scenario's SIFTR host to PATH (several
+                    SIFTR hosts: PATH's stem + ".<host>" + its extension); a scenario without
+                    siftr: gets SIFTR 1.3.0 on every FreeBSD host that sends TCP; several runs
+                    as for --trace-tcp
   --profile FILE    apply a calibration profile's parameters (before --set)
   --data PATH[:KEY=VALUE,...]
                     compare with measurement files instead of the scenario's measured cells:
@@ -456,6 +460,9 @@ Options parse_args(const std::vector<std::string>& args) {
       o.trace_tcp_path = value_of(i);
     } else if (a == "--trace-queue" && o.command == "run") {
       o.trace_queue_path = value_of(i);
+    } else if (a == "--siftr" && o.command == "run") {
+      o.siftr_path = value_of(i);
+      if (o.siftr_path->empty()) throw UsageError("--siftr needs a file name");
     } else if (a == "--pcap" && o.command == "run") {
       o.pcap_dir = value_of(i);
       if (o.pcap_dir->empty()) throw UsageError("--pcap needs a directory");

@@ -42,6 +42,7 @@ struct Options {
   std::optional<std::string> trace_tcp_path;
   std::optional<std::string> trace_queue_path;  // --trace-queue: switch port occupancy, CSV
   std::optional<std::string> pcap_dir;          // --pcap: capture files (netsim/scenario/scenario_captures.h)
+  std::optional<std::string> siftr_path;        // --siftr: SIFTR logs (netsim/tcp/freebsd/siftr.h)
   Iperf3Format iperf3 = Iperf3Format::none;
   bool ping = false;           // --format ping: what ping(8) prints (per ping flow)
   bool compare = false;        // --format compare: only the simulated-vs-measured table and claims

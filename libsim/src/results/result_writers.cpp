@@ -327,6 +327,21 @@ void write_run_text(std::ostream& out, const results::RunResult& run, int index,
                 rows);
   }
 
+  if (run.siftr_size() > 0) {
+    std::vector<Row> rows;
+    for (const auto& c : run.siftr())
+      rows.push_back({c.host(), c.version(), integer(c.inbound_packets()), integer(c.outbound_packets()),
+                      integer(c.skipped_packets()), integer(c.records_logged()), integer(c.log_bytes()),
+                      fixed(c.hook_cpu_s(), 3), fixed(c.writer_cpu_s(), 3), c.log_file().empty() ? "-" : c.log_file()});
+    out << "siftr:\n";
+    write_table(out, "  ",
+                {{"host", Align::left}, {"version", Align::left}, {"in pkts", Align::right},
+                 {"out pkts", Align::right}, {"skipped", Align::right}, {"records", Align::right},
+                 {"log bytes", Align::right}, {"hook cpu s", Align::right}, {"writer cpu s", Align::right},
+                 {"log", Align::left}},
+                rows);
+  }
+
   if (run.captures_size() > 0) {
     std::vector<Row> rows;
     for (const auto& c : run.captures())

@@ -74,9 +74,18 @@ void Host::send(Packet* p, bool first_of_output) {
   p->src = id();
   p->ip_version = ip_version_;
   if (p->created == 0) p->created = sim().now();
+  SimTime hook_cost = 0;
+  if (!pfil_.empty() && first_of_output) [[unlikely]] {
+    for (PfilHook* h : pfil_) {
+      if (cpu_) hook_cost += h->cost(*p, PfilDir::out);
+      h->run(*p, PfilDir::out);
+    }
+  }
   if (cpu_) {
     const HostCpuCosts& c = cpu_->costs();
-    if (waits_for_cpu(p, (first_of_output ? c.tx_packet : 0) + c.tx_segment, CpuContext::system, kOut)) return;
+    if (waits_for_cpu(p, (first_of_output ? c.tx_packet : 0) + c.tx_segment + hook_cost, CpuContext::system, kOut)) {
+      return;
+    }
   }
   transmit(p);
 }
@@ -123,11 +132,20 @@ void Host::receive(Packet* p, int) {
     return;
   }
   tap(TapPoint::accepted, *p);
-  if (cpu_ && waits_for_cpu(p, cpu_->costs().tcp_input, CpuContext::interrupt, kIn)) return;
+  if (cpu_) {
+    SimTime hook_cost = 0;
+    if (!pfil_.empty()) [[unlikely]] {
+      for (PfilHook* h : pfil_) hook_cost += h->cost(*p, PfilDir::in);
+    }
+    if (waits_for_cpu(p, cpu_->costs().tcp_input + hook_cost, CpuContext::interrupt, kIn)) return;
+  }
   deliver(p);
 }
 
 void Host::deliver(Packet* p) {
+  if (!pfil_.empty()) [[unlikely]] {
+    for (PfilHook* h : pfil_) h->run(*p, PfilDir::in);
+  }
   for (const Binding& b : bindings_) {
     if (b.protocol == p->protocol && b.port == p->dst_port) {
       ++counters_.packets_received;

@@ -647,6 +647,18 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     built.start = start;
     b.tcp_flows.push_back(built);
   }
+  // SIFTR last: it finds every FreeBSD connection of its host, whichever app made it.
+  for (const HostSpec& h : spec.hosts) {
+    if (!h.siftr) continue;
+    auto* host = static_cast<Host*>(b.nodes[idx.ids.at(h.name)]);
+    auto& siftr = sim.add<tcp::Siftr>("siftr/" + h.name, *host, h.siftr->config);
+    for (const auto& c : sim.components()) {
+      const auto* t = dynamic_cast<const tcp::FreeBsdTcpSender*>(c.get());
+      if (t == nullptr || &t->host() != host) continue;
+      siftr.attach(*t, static_cast<const Host*>(b.nodes[t->peer()])->address());
+    }
+    b.siftrs.push_back({&h, &siftr});
+  }
   return b;
 }
 

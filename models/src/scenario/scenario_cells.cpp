@@ -124,6 +124,16 @@ std::optional<std::string> cell_capture_dir(const ScenarioSpec& cell, const Cell
   return std::nullopt;
 }
 
+std::string cell_siftr_path(const ScenarioSpec& cell, const CellRunOptions& o, std::size_t i, std::size_t n) {
+  if (o.siftr_path) return trace_path(*o.siftr_path, i, n);
+  if (n == 1) return {};  // each host's siftr.log as written
+  // Several runs: one file per run, after the (first) host's own log name.
+  for (const HostSpec& h : cell.hosts) {
+    if (h.siftr && !h.siftr->log.empty()) return trace_path(h.siftr->log, i, n);
+  }
+  return {};
+}
+
 results::RunSet run_cells(const std::vector<ScenarioSpec>& cells, const CellRunOptions& o) {
   results::RunSet set;
   for (std::size_t i = 0; i < cells.size(); ++i) set.add_runs();
@@ -136,6 +146,7 @@ results::RunSet run_cells(const std::vector<ScenarioSpec>& cells, const CellRunO
       ro.tcp_trace = open_trace(trace, o.trace_tcp_path, i, cells.size(), "TCP");
       ro.queue_trace = open_trace(queue_trace, o.trace_queue_path, i, cells.size(), "queue");
       if (const std::optional<std::string> pcap = cell_capture_dir(cells[i], o, i, cells.size())) ro.pcap_dir = *pcap;
+      ro.siftr_path = cell_siftr_path(cells[i], o, i, cells.size());
       *slot = run_scenario(cells[i], ro);
       if (trace.is_open() && !trace.flush()) throw std::runtime_error("error while writing a TCP trace");
       if (queue_trace.is_open() && !queue_trace.flush()) throw std::runtime_error("error while writing a queue trace");

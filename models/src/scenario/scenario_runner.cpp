@@ -5,6 +5,7 @@
 #include <chrono>
 #include <functional>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -527,6 +528,53 @@ void add_overrides(google::protobuf::RepeatedPtrField<results::Override>& out, c
   throw std::runtime_error(msg);
 }
 
+namespace {
+// `--siftr PATH` on a scenario without SIFTR: version 1.3.0 with its
+// defaults on every FreeBSD host that sends TCP.
+ScenarioSpec default_siftr(const ScenarioSpec& spec) {
+  ScenarioSpec out = spec;
+  if (std::any_of(out.hosts.begin(), out.hosts.end(), [](const HostSpec& h) { return h.siftr.has_value(); })) {
+    return out;
+  }
+  for (HostSpec& h : out.hosts) {
+    const bool sends_tcp = std::any_of(spec.tcp_flows.begin(), spec.tcp_flows.end(),
+                                       [&h](const TcpFlowSpec& f) { return f.from == h.name; });
+    if (h.os == "freebsd" && sends_tcp) h.siftr = SiftrSpec{};
+  }
+  return out;
+}
+
+void add_siftr(results::RunResult& out, const BuiltSiftr& b) {
+  const tcp::Siftr& s = *b.siftr;
+  const tcp::SiftrCounters& c = s.counters();
+  const tcp::SiftrStats& st = s.stats();
+  auto* r = out.add_siftr();
+  r->set_host(b.host->name);
+  r->set_version(tcp::siftr_version_name(s.config().version));
+  r->set_inbound_packets(c.n_in);
+  r->set_outbound_packets(c.n_out);
+  r->set_skipped_packets(c.total_skipped());
+  r->set_skipped_malloc(c.nskip_in_malloc + c.nskip_out_malloc);
+  r->set_records_logged(st.records_logged);
+  r->set_log_bytes(st.log_bytes);
+  r->set_log_file(s.log_path());
+  r->set_max_queue(st.max_queue);
+  const double hz = static_cast<double>(b.host->cpu.frequency_hz);
+  r->set_hook_cpu_s(hz > 0 && b.host->cpu.any() ? static_cast<double>(st.hook_cycles) / hz : 0);
+  r->set_writer_cpu_s(hz > 0 && b.host->cpu.any() ? static_cast<double>(st.writer_cycles) / hz : 0);
+  r->set_flows(s.disable_line() ? s.disable_line()->flows.size() : 0);
+}
+
+}  // namespace
+
+std::string siftr_log_path(const std::string& path, const std::string& host, std::size_t siftr_hosts) {
+  if (siftr_hosts <= 1) return path;
+  const std::filesystem::path p(path);
+  std::filesystem::path out = p.parent_path() / p.stem();
+  out += "." + host + p.extension().string();
+  return out.string();
+}
+
 results::RunResult run_result_header(const std::string& scenario_name, const std::string& scenario_file,
                                      std::uint64_t seed, const std::vector<Override>& overrides) {
   results::RunResult out;
@@ -542,8 +590,15 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
   const auto wall_start = std::chrono::steady_clock::now();
   results::RunResult out = run_result_header(spec.name, spec.file, spec.seed, spec.overrides);
 
-  BuiltScenario b = build_scenario(spec);
+  const ScenarioSpec with_siftr = options.siftr_path.empty() ? ScenarioSpec{} : default_siftr(spec);
+  BuiltScenario b = build_scenario(options.siftr_path.empty() ? spec : with_siftr);
   Simulation& sim = *b.sim;
+  for (const BuiltSiftr& s : b.siftrs) {
+    const std::string path = options.siftr_path.empty()
+                                 ? s.host->siftr->log
+                                 : siftr_log_path(options.siftr_path, s.host->name, b.siftrs.size());
+    if (!path.empty()) s.siftr->set_log_file(path);
+  }
   if (options.tcp_trace != nullptr) {
     std::ostream& os = *options.tcp_trace;
     write_tcp_trace_header(os);
@@ -594,6 +649,7 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
     sim.run_until(spec.duration);
     // TCP counters end with the run (the drain only lets packets land).
     for (const BuiltTcpFlow& f : b.tcp_flows) f.driver->finish();
+    for (const BuiltSiftr& s : b.siftrs) s.siftr->finish();
     for (const Link* l : b.links) {
       busy_at_end.push_back(l->a_to_b().busy_time_so_far(spec.duration));
       busy_at_end.push_back(l->b_to_a().busy_time_so_far(spec.duration));
@@ -647,6 +703,7 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
     s->set_interrupt_pct(cpu_percent(used[CpuContext::interrupt], spec.duration));
     s->set_work_items(static_cast<Host*>(n)->cpu()->items());
   }
+  for (const BuiltSiftr& s : b.siftrs) add_siftr(out, s);
   for (Node* n : b.nodes) {
     if (n->kind() != NodeKind::host) continue;
     const NetemDelay* q = static_cast<Host*>(n)->netem();

@@ -18,13 +18,22 @@ inline constexpr std::array<std::string_view, 20> kTopKeys{
 inline constexpr std::array<std::string_view, 7> kTopScalarKeys{"name",     "description", "seed",       "seeds",
                                                                 "duration", "interval",    "max_packets"};
 
-inline constexpr std::array<std::string_view, 11> kHostKeys{"address",   "nic",       "hz",     "clock_ppm",
+inline constexpr std::array<std::string_view, 12> kHostKeys{"address",   "nic",       "hz",     "clock_ppm",
                                                             "tx_buffer", "tx_buffer_packets", "cpu", "profile",
-                                                            "vm_host_alloweddeviation", "netem", "os"};
+                                                            "vm_host_alloweddeviation", "netem", "os", "siftr"};
+inline constexpr std::array<std::string_view, 12> kSiftrKeys{"version", "port_filter", "ppl",       "flowid",
+                                                             "inet6",   "queue_limit", "sysver",    "enable_at",
+                                                             "disable_at", "wall_clock", "log",     "costs"};
+inline constexpr std::array<std::string_view, 3> kSiftrVersions{"off", "1.2.4", "1.3.0"};
+inline constexpr std::array<std::string_view, 2> kSiftrFlowIds{"none", "nic"};
+inline constexpr std::array<std::string_view, 9> kSiftrCostKeys{"hook",  "hook_record",       "toeplitz_per_bit",
+                                                                "flow_setup", "key_hash_per_byte", "record",
+                                                                "conversion", "log_byte",          "wakeup"};
 inline constexpr std::array<std::string_view, 2> kHostOsNames{"freebsd", "linux"};
 inline constexpr std::array<std::string_view, 2> kNetemKeys{"delay", "limit"};
-inline constexpr std::array<std::string_view, 7> kCpuKeys{"tick",      "interrupt",  "rx_packet",   "tcp_input",
-                                                          "tx_packet", "tx_segment", "copy_per_kib"};
+// The costs first (in HostCpuCosts' order), then the core's clock.
+inline constexpr std::array<std::string_view, 8> kCpuKeys{"tick",      "interrupt",  "rx_packet",    "tcp_input",
+                                                          "tx_packet", "tx_segment", "copy_per_kib", "frequency"};
 inline constexpr std::array<std::string_view, 20> kNicKeys{
     "gro",         "merge_acks", "irq_delay",       "irq_jitter", "irq_jitter_shape", "irq_min_interval", "idle_wake_delay",
     "idle_wake_jitter", "idle_after", "budget", "per_packet_cost", "ring_size",  "filter_position",

@@ -128,6 +128,7 @@ class Validator {
   void declare_node(const std::string& name, const Field& f, NodeKind kind, std::size_t index);
   void resolve(const Field& ref, const std::string& name, bool host_only, std::string_view why_host) const;
   bool is_ipv6_host(const std::string& name) const;
+  void parse_siftr(const Field& f, HostSpec& h);
   std::vector<std::string> element_names(std::string_view section) const;
   void check_sweep_key(const Field& key, const std::string& path);
   void check_connectivity() const;
@@ -143,6 +144,7 @@ class Validator {
   std::vector<std::function<void()>> deferred_;   // pass 2, in file order
   int flow_order_ = 0;                            // flows of all types, in file order
   std::optional<Field> cpu_tick_;                 // the host being parsed's cpu.tick (file, profile or --set)
+  std::optional<Field> siftr_field_;              // the host being parsed's siftr block
 };
 
 ScenarioSpec Validator::run(const YAML::Node& root) {
@@ -232,6 +234,7 @@ void Validator::parse_host(const std::string& name, const Field& f) {
   h.name = name;
   h.loc = r_.loc(f.key);
   cpu_tick_.reset();
+  siftr_field_.reset();
   const auto seen = r_.visit_fields(f, kHostKeys, [&](const std::string& key, const Field& v) {
     if (key == "address") {
       parse_address(v, h);
@@ -260,8 +263,18 @@ void Validator::parse_host(const std::string& name, const Field& f) {
       h.tx_buffer_packets = r_.integer(v, 1, kUnbounded);
     } else if (key == "cpu") {
       parse_cpu(v, h);
+    } else if (key == "siftr") {
+      siftr_field_.emplace(v);
+      parse_siftr(v, h);
     }
   });
+  if (h.siftr && h.os != "freebsd") {
+    r_.fail(*siftr_field_, "SIFTR is a FreeBSD kernel module: host '" + h.name + "' has os: " + h.os);
+  }
+  if (h.siftr && h.cpu.any() && h.cpu.frequency_hz == 0) {
+    r_.fail(*siftr_field_, "SIFTR's costs are CPU cycles: give host '" + h.name +
+                               "' a cpu.frequency (such as 3GHz) to turn them into time");
+  }
   if (h.cpu.tick > 0 && h.cpu.tick >= kPicosPerSecond / h.hz) {
     r_.fail(*cpu_tick_, "a hardclock cost of " + format_duration(h.cpu.tick) +
                             " is not shorter than the tick period at hz=" + std::to_string(h.hz) + " (" +
@@ -417,12 +430,66 @@ void Validator::parse_nic_flow_control(const Field& f, NicSpec& nic) {
   }
 }
 
+void Validator::parse_siftr(const Field& f, HostSpec& h) {
+  SiftrSpec sp;
+  sp.loc = r_.loc(f.key);
+  bool off = false;
+  // kSiftrCostKeys in the same order.
+  static constexpr std::array<std::int64_t tcp::SiftrCosts::*, kSiftrCostKeys.size()> kCosts{
+      &tcp::SiftrCosts::hook,       &tcp::SiftrCosts::hook_record,       &tcp::SiftrCosts::toeplitz_per_bit,
+      &tcp::SiftrCosts::flow_setup, &tcp::SiftrCosts::key_hash_per_byte, &tcp::SiftrCosts::record,
+      &tcp::SiftrCosts::conversion, &tcp::SiftrCosts::log_byte,          &tcp::SiftrCosts::wakeup};
+  tcp::SiftrConfig& c = sp.config;
+  r_.visit_fields(f, kSiftrKeys, [&](const std::string& key, const Field& v) {
+    if (key == "version") {
+      const std::string ver = r_.choice(v, kSiftrVersions);
+      off = ver == "off";
+      c.version = ver == "1.2.4" ? tcp::SiftrVersion::v1_2_4 : tcp::SiftrVersion::v1_3_0;
+    } else if (key == "port_filter") {
+      c.port_filter = static_cast<std::uint16_t>(r_.integer(v, 0, 65535));
+    } else if (key == "ppl") {
+      c.ppl = static_cast<std::uint32_t>(r_.integer(v, 1, 65535));
+    } else if (key == "flowid") {
+      c.flowid = r_.choice(v, kSiftrFlowIds) == "nic" ? tcp::SiftrFlowIdSource::nic : tcp::SiftrFlowIdSource::none;
+    } else if (key == "inet6") {
+      c.inet6 = r_.boolean(v);
+    } else if (key == "queue_limit") {
+      c.queue_limit = static_cast<std::uint32_t>(r_.integer(v, 0, std::int64_t{1} << 31));
+    } else if (key == "sysver") {
+      c.sysver = static_cast<std::uint32_t>(r_.integer(v, 0, std::int64_t{1} << 31));
+    } else if (key == "enable_at") {
+      c.enable_at = r_.duration(v);
+    } else if (key == "disable_at") {
+      c.disable_at = r_.duration(v);
+    } else if (key == "wall_clock") {
+      // realtime at simulated time 0, seconds since the epoch (microseconds kept)
+      c.wall_clock_us = static_cast<std::int64_t>(std::llround(r_.real(v, 0, 4e9) * 1e6));
+    } else if (key == "log") {
+      sp.log = r_.string(v);
+    } else if (key == "costs") {
+      r_.visit_fields(v, kSiftrCostKeys, [&](const std::string& k, const Field& x) {
+        const auto i = static_cast<std::size_t>(std::find(kSiftrCostKeys.begin(), kSiftrCostKeys.end(), k) -
+                                                kSiftrCostKeys.begin());
+        c.costs.*kCosts[i] = r_.integer(x, 0, std::int64_t{1} << 40);
+      });
+    }
+  });
+  if (c.disable_at && *c.disable_at <= c.enable_at) {
+    r_.fail(f, "disable_at must be after enable_at");
+  }
+  if (!off) h.siftr = std::move(sp);
+}
+
 void Validator::parse_cpu(const Field& f, HostSpec& h) {
-  // kCpuKeys in the same order: each key sets one cost.
-  static constexpr std::array<SimTime HostCpuCosts::*, kCpuKeys.size()> kCosts{
+  // kCpuKeys in the same order: each key but the last sets one cost.
+  static constexpr std::array<SimTime HostCpuCosts::*, kCpuKeys.size() - 1> kCosts{
       &HostCpuCosts::tick,      &HostCpuCosts::interrupt,  &HostCpuCosts::rx_packet,   &HostCpuCosts::tcp_input,
       &HostCpuCosts::tx_packet, &HostCpuCosts::tx_segment, &HostCpuCosts::copy_per_kib};
   r_.visit_fields(f, kCpuKeys, [&](const std::string& key, const Field& v) {
+    if (key == "frequency") {
+      h.cpu.frequency_hz = r_.frequency(v);
+      return;
+    }
     const auto i = static_cast<std::size_t>(std::find(kCpuKeys.begin(), kCpuKeys.end(), key) - kCpuKeys.begin());
     h.cpu.*kCosts[i] = r_.duration(v);
     if (key == "tick") cpu_tick_.emplace(v);

@@ -1,6 +1,8 @@
 #include "yaml_reader.h"
 
 #include <algorithm>
+#include <array>
+#include <cstdlib>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -322,6 +324,21 @@ DataRate Reader::rate(const Field& f) const {
   const auto parsed = parse_rate(scalar(f, "a rate such as 1Gbps"));
   if (!parsed) fail(f, parsed.error);
   return *parsed.value;
+}
+
+std::int64_t Reader::frequency(const Field& f) const {
+  const std::string& text = scalar(f, "a frequency such as 3GHz");
+  static constexpr std::array<std::pair<std::string_view, double>, 4> kUnits{
+      {{"GHz", 1e9}, {"MHz", 1e6}, {"kHz", 1e3}, {"Hz", 1.0}}};
+  for (const auto& [unit, scale] : kUnits) {
+    if (text.size() <= unit.size() || text.compare(text.size() - unit.size(), unit.size(), unit) != 0) continue;
+    const std::string number = text.substr(0, text.size() - unit.size());
+    char* end = nullptr;
+    const double v = std::strtod(number.c_str(), &end);
+    if (end == number.c_str() || *end != '\0' || !(v > 0) || v * scale > 1e12) break;
+    return static_cast<std::int64_t>(std::llround(v * scale));
+  }
+  fail(f, "expected a frequency above 0 and at most 1THz such as 3GHz or 2400MHz, got " + quoted(text));
 }
 
 std::int64_t Reader::size(const Field& f, std::int64_t lo, std::int64_t hi) const {

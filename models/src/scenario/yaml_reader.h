@@ -132,6 +132,8 @@ class Reader {
   double real(const Field& f, double lo, double hi) const;
   SimTime duration(const Field& f) const;
   DataRate rate(const Field& f) const;
+  // A clock frequency such as 3GHz, 2400MHz (Hz, kHz, MHz, GHz), in Hz, > 0.
+  std::int64_t frequency(const Field& f) const;
   std::int64_t size(const Field& f, std::int64_t lo, std::int64_t hi) const;
   std::string choice(const Field& f, KeyList options) const;
   // Exactly `true` or `false` (YAML 1.1 spellings such as yes/on are rejected).

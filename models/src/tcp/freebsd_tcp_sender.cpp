@@ -224,6 +224,10 @@ TcpTraceSample FreeBsdTcpSender::trace_sample(TcpTraceSample::Event event) const
   return s;
 }
 
+std::uint32_t FreeBsdTcpSender::receive_window() const {
+  return (kAdvertisedWindow >> snd_scale_offered_) << snd_scale_offered_;
+}
+
 std::uint32_t FreeBsdTcpSender::path_mss() const { return route_mss(host_, peer_); }
 
 void FreeBsdTcpSender::set_maxseg(std::uint32_t peer_mss) {

@@ -20,6 +20,7 @@
 #include "netsim/host/endpoint.h"
 #include "netsim/host/host_cpu.h"
 #include "netsim/host/netem_delay.h"
+#include "netsim/host/pfil_hook.h"
 #include "netsim/net/node.h"
 #include "netsim/sim/event_handler.h"
 #include "netsim/sim/packet_queue.h"
@@ -90,6 +91,11 @@ class Host final : public Node, public EventHandler {
   // Adds a tap at `point` (not owned; it must outlive the traffic). Without
   // taps a point costs one branch.
   void add_tap(TapPoint point, PacketTap* t) { taps_[static_cast<int>(point)].add(t); }
+  // Adds a pfil hook (not owned; it must outlive the traffic): it sees what
+  // send() hands on (before the egress filters; a TSO burst once, at its
+  // first segment) and what passes the ingress filters (before delivery),
+  // and its CPU cost is charged with the packet's own work.
+  void add_pfil_hook(PfilHook* h) { pfil_.push_back(h); }
   // The interface channel that packets to `dst` leave on (nullptr if none).
   Channel* route(NodeId dst) const;
 
@@ -118,6 +124,7 @@ class Host final : public Node, public EventHandler {
   std::vector<PacketFilter*> ingress_;
   std::vector<PacketFilter*> egress_;
   std::array<PacketTaps, kTapPoints> taps_;
+  std::vector<PfilHook*> pfil_;
   std::uint16_t next_ephemeral_ = 49152;
   HostCounters counters_;
   std::optional<HostCpu> cpu_;

@@ -24,6 +24,7 @@
 #include <array>
 #include <cstdint>
 
+#include "netsim/sim/int128.h"
 #include "netsim/sim/tick_clock.h"
 #include "netsim/sim/time.h"
 
@@ -38,6 +39,9 @@ struct HostCpuCosts {
   SimTime tx_packet = 0;     // one packet handed to the driver by the stack (a TSO burst is one)
   SimTime tx_segment = 0;    // one wire segment sent (per-frame driver or backend work)
   SimTime copy_per_kib = 0;  // copying 1024 bytes between user space and socket buffers
+  // The core's clock, for work whose cost is given in cycles (a module's,
+  // e.g. SIFTR's); 0: unknown. It is no cost itself (any() ignores it).
+  std::int64_t frequency_hz = 0;
 
   bool any() const {
     return tick > 0 || interrupt > 0 || rx_packet > 0 || tcp_input > 0 || tx_packet > 0 || tx_segment > 0 ||
@@ -78,6 +82,11 @@ class HostCpu {
   HostCpu(TickClock& clock, const HostCpuCosts& costs);
 
   const HostCpuCosts& costs() const { return costs_; }
+  // The time `cycles` take at the core's clock (0 if it has none).
+  SimTime cycles(std::int64_t n) const {
+    return costs_.frequency_hz > 0 ? static_cast<SimTime>(static_cast<Int128>(n) * kPicosPerSecond / costs_.frequency_hz)
+                                   : 0;
+  }
 
   // Runs `cost` of work in context `ctx`, starting when the CPU is free (not
   // before now). Returns the time the work ends (>= now). cost == 0 returns

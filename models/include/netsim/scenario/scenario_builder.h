@@ -23,6 +23,7 @@
 #include "netsim/nic/gro_receive_nic.h"
 #include "netsim/nic/one_shot_rx_moderation.h"
 #include "netsim/scenario/scenario_spec.h"
+#include "netsim/tcp/freebsd/siftr.h"
 #include "netsim/tcp/freebsd_tcp_sender.h"
 #include "netsim/tcp/linux_tcp_receiver.h"
 #include "netsim/topology/topology.h"
@@ -132,6 +133,11 @@ struct BuiltTcpFlow {
   SimTime start = 0;  // the flow's actual start: spec start plus its start_jitter draw
 };
 
+struct BuiltSiftr {
+  const HostSpec* host;
+  tcp::Siftr* siftr;
+};
+
 struct BuiltPingFlow {
   const PingFlowSpec* spec;
   PingClient* client;
@@ -149,6 +155,7 @@ struct BuiltScenario {
   std::vector<BuiltTcpFlow> tcp_flows;
   std::vector<BuiltPingFlow> ping_flows;
   std::vector<BuiltNic> nics;  // hosts with a `nic:` block, in host then link order
+  std::vector<BuiltSiftr> siftrs;  // hosts with a `siftr:` block, in host order
 
   Node* node(const std::string& name) const;
 };

@@ -60,13 +60,19 @@ struct ComparedCells {
 ComparedCells compared_cells(const ScenarioSpec& first_cell, const std::vector<std::string>& data,
                              const std::string& command = "run");
 
-// How run_cells runs the cells (the CLI's --trace-tcp, --trace-queue, --pcap, -j).
+// How run_cells runs the cells (the CLI's --trace-tcp, --trace-queue, --pcap, --siftr, -j).
 struct CellRunOptions {
   unsigned jobs = 0;                            // worker threads; 0: all cores
   std::optional<std::string> trace_tcp_path;    // per-ACK sender state, CSV (trace_path per run)
   std::optional<std::string> trace_queue_path;  // switch port occupancy, CSV (trace_path per run)
   std::optional<std::string> pcap_dir;          // capture files (capture_dir per run); else a capture: block's dir
+  std::optional<std::string> siftr_path;        // SIFTR logs (trace_path per run); else the hosts' siftr.log
 };
+
+// Where run i of n writes its SIFTR log (RunOptions::siftr_path): --siftr
+// through trace_path, else with several runs the hosts' siftr.log through
+// trace_path; empty: each host's siftr.log as written.
+std::string cell_siftr_path(const ScenarioSpec& cell, const CellRunOptions& o, std::size_t i, std::size_t n);
 
 // A trace PATH for run i of n: PATH itself for a single run, else PATH with
 // ".<i+1>" before its extension (trace.csv -> trace.3.csv).

@@ -25,7 +25,15 @@ struct RunOptions {
   // When set, pcap files go to this directory: the scenario's capture: block
   // points, or every host's points without one (overrides capture.dir).
   std::string pcap_dir;
+  // When set, SIFTR logs go here: the log of the run's only SIFTR host, or
+  // PATH's stem + ".<host>" + extension per host when there are several. A
+  // scenario without `siftr:` gets SIFTR 1.3.0 (defaults) on every FreeBSD
+  // host that sends TCP. Overrides siftr.log.
+  std::string siftr_path;
 };
+
+// The log file of SIFTR host `host` for `netsim run --siftr PATH`.
+std::string siftr_log_path(const std::string& path, const std::string& host, std::size_t siftr_hosts);
 
 // The header row of the --trace-tcp CSV.
 void write_tcp_trace_header(std::ostream& os);

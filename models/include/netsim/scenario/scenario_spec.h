@@ -21,6 +21,7 @@
 #include "netsim/sim/packet.h"
 #include "netsim/sim/packet_pool.h"
 #include "netsim/sim/time.h"
+#include "netsim/tcp/freebsd/siftr_config.h"
 
 namespace netsim {
 
@@ -75,6 +76,14 @@ struct NicSpec {
   int napi_defer_hard_irqs = 0;
 };
 
+// SIFTR on a FreeBSD host (netsim/tcp/freebsd/siftr.h): the module loaded
+// and enabled with these settings.
+struct SiftrSpec {
+  tcp::SiftrConfig config;
+  std::string log;  // siftr.log to write (relative to the working directory); empty: only with --siftr
+  SourceLoc loc;
+};
+
 struct HostSpec {
   std::string name;
   SourceLoc loc;
@@ -100,6 +109,7 @@ struct HostSpec {
   std::optional<std::int64_t> tx_buffer_packets;
   // CPU time per event (netsim/host/host_cpu.h); unset or all zero: no CPU model.
   HostCpuCosts cpu;
+  std::optional<SiftrSpec> siftr;  // `siftr:` with a version other than off
 };
 
 struct SwitchSpec {

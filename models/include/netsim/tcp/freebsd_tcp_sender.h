@@ -78,6 +78,7 @@ struct FreeBsdTcpConfig {
   std::uint32_t sendbuf_max = 2097152;   // net.inet.tcp.sendbuf_max
   std::uint8_t request_wscale = 6;       // what we offer (sb_max 2 MB -> 6)
   bool delayed_ack = true;               // net.inet.tcp.delayed_ack
+  std::uint32_t recvspace = 65536;       // net.inet.tcp.recvspace: so_rcv's high-water mark before tcp_mss rounds it
 };
 
 struct FreeBsdTcpStats {
@@ -162,6 +163,25 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   // SACK scoreboard (snd_holes, sackhint), CC state.
   const Tcpcb& tcpcb() const { return tp_; }
   std::uint32_t send_buffer_hiwat() const { return sb_hiwat_; }
+  // sbused(&so->so_snd): bytes in the send buffer from snd_una on.
+  std::uint64_t send_buffer_used() const { return so_snd_cc_; }
+  // so_rcv.sb_hiwat: recvspace rounded up to a multiple of t_maxseg once the
+  // MSS is known, as tcp_mss does (the receive side holds nothing: the peer
+  // sends next to no data).
+  std::uint32_t receive_buffer_hiwat() const {
+    return state_ == State::established || state_ == State::syn_received
+               ? (config_.recvspace + tp_.t_maxseg - 1) / tp_.t_maxseg * tp_.t_maxseg
+               : config_.recvspace;
+  }
+  // rcv_wnd as advertised: the window field's value scaled back by rcv_scale.
+  std::uint32_t receive_window() const;
+  std::uint8_t rcv_scale() const { return snd_scale_offered_; }
+  // The options the handshake agreed (t_flags' TF_REQ/RCVD_TSTMP, TF_SACK_PERMIT, TF_REQ/RCVD_SCALE).
+  bool timestamps_on() const { return ts_on_; }
+  bool sack_permitted() const { return sack_on_; }
+  bool window_scaling_on() const { return tp_.snd_scale != 0 || snd_scale_offered_ != 0; }
+  const FreeBsdTcpConfig& config() const { return config_; }
+  const Host& host() const { return host_; }
   int pipe() const { return tcp_compute_pipe(tp_); }
   // tcpi_rttvar in microseconds: (t_rttvar * tick) >> 4.
   std::uint32_t rttvar_usecs() const {
