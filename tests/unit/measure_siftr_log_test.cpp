@@ -15,13 +15,13 @@
 namespace netsim::measure {
 namespace {
 
-using test_support::kData;
-using test_support::thrown;
 using tcp::SiftrAddress;
 using tcp::SiftrDirection;
 using tcp::SiftrFlow;
 using tcp::SiftrRecord;
 using tcp::SiftrVersion;
+using test_support::kData;
+using test_support::thrown;
 
 std::string file_text(const std::string& name) {
   std::ifstream in(kData + name, std::ios::binary);
@@ -174,7 +174,8 @@ TEST(MeasureSiftrLog, SampleHasTwoSessionsWithEveryRecord) {
   EXPECT_EQ(b.records[0].flowid, 3915584443u);
   EXPECT_EQ(b.records[0].flowtype, 132u);
   ASSERT_TRUE(b.disable.has_value());
-  EXPECT_EQ(b.disable->flows, (std::vector<SiftrFlow>{{fd00(2), 47852, fd00(3), 5001}, {fd00(2), 64057, fd00(3), 5001}}));
+  EXPECT_EQ(b.disable->flows,
+            (std::vector<SiftrFlow>{{fd00(2), 47852, fd00(3), 5001}, {fd00(2), 64057, fd00(3), 5001}}));
 
   // Each session's bytes are its share of the file.
   const std::size_t second = text.find("enable_time_secs", 1);
@@ -217,8 +218,8 @@ TEST(MeasureSiftrLog, Version124WrittenAfterItsFormatStrings) {
   counters.n_out = 4;
   counters.nskip_out_tcpcb = 1;
   EXPECT_EQ(s.disable->counters, counters);
-  EXPECT_EQ(s.disable->flows, (std::vector<SiftrFlow>{{v4(10, 1, 1, 2), 32291, v4(10, 1, 1, 3), 5001},
-                                                      {fd00(2), 47852, fd00(3), 5001}}));
+  EXPECT_EQ(s.disable->flows,
+            (std::vector<SiftrFlow>{{v4(10, 1, 1, 2), 32291, v4(10, 1, 1, 3), 5001}, {fd00(2), 47852, fd00(3), 5001}}));
 }
 
 TEST(MeasureSiftrLog, SpacesOrTabsAndTheLinePieces) {
@@ -300,8 +301,8 @@ TEST(MeasureSiftrLog, CutLogs) {
 TEST(MeasureSiftrLog, LinesAroundTheLogAndBlankLines) {
   std::string crlf = kData130;
   crlf.insert(crlf.size() - 1, "\r");
-  const auto s =
-      parse_siftr_log(std::string("$ cat /var/log/siftr.log\n") + kEnable130 + "\n" + crlf + kDisable130 + "$ \n", "t.log");
+  const auto s = parse_siftr_log(
+      std::string("$ cat /var/log/siftr.log\n") + kEnable130 + "\n" + crlf + kDisable130 + "$ \n", "t.log");
   ASSERT_EQ(s.size(), 1u);
   EXPECT_EQ(s[0].line, 2);
   EXPECT_EQ(s[0].end_line, 5);
@@ -312,8 +313,10 @@ TEST(MeasureSiftrLog, LinesAroundTheLogAndBlankLines) {
 
 TEST(MeasureSiftrLog, ErrorsNameTheLineAndField) {
   const std::string e = kEnable130;
-  EXPECT_EQ(error_of(e + with_field(8, "14x80")), "t.log:2: error: field 8 (snd_cwnd): '14x80' is not an unsigned integer");
-  EXPECT_EQ(error_of(e + with_field(7, "-1")), "t.log:2: error: field 7 (snd_ssthresh): '-1' is not an unsigned integer");
+  EXPECT_EQ(error_of(e + with_field(8, "14x80")),
+            "t.log:2: error: field 8 (snd_cwnd): '14x80' is not an unsigned integer");
+  EXPECT_EQ(error_of(e + with_field(7, "-1")),
+            "t.log:2: error: field 7 (snd_ssthresh): '-1' is not an unsigned integer");
   EXPECT_EQ(error_of(e + with_field(8, "4294967296")),
             "t.log:2: error: field 8 (snd_cwnd): '4294967296' is out of range (at most 4294967295)");
   EXPECT_EQ(error_of(e + with_field(27, "")), "t.log:2: error: field 27 (flowtype): '' is not an unsigned integer");
@@ -340,7 +343,8 @@ TEST(MeasureSiftrLog, ErrorsNameTheLineAndField) {
             "have 28)");
   // Order of the lines.
   EXPECT_EQ(error_of(kData130), "t.log:1: error: data line before any enable line (enable_time_secs=...)");
-  EXPECT_EQ(error_of(kDisable130), "t.log:1: error: disable line without an enable line (enable_time_secs=...) before it");
+  EXPECT_EQ(error_of(kDisable130),
+            "t.log:1: error: disable line without an enable line (enable_time_secs=...) before it");
   EXPECT_EQ(error_of(e + "hello world\n"),
             "t.log:2: error: expected a data line or the disable line (disable_time_secs=...), found 'hello world'");
 }

@@ -30,38 +30,35 @@ constexpr std::string_view kDisablePrefix = "disable_time_secs=";
 
 // The data line fields by number (1-based), as siftr_process_pkt prints them.
 constexpr std::array<std::string_view, 27> kFields130 = {
-    "direction", "time",     "laddr",     "lport",     "faddr",     "fport",  "snd_ssthresh",
-    "snd_cwnd",  "t_flags2", "snd_wnd",   "rcv_wnd",   "snd_scale", "rcv_scale", "t_state",
-    "t_maxseg",  "srtt",     "sack",      "t_flags",   "rto",       "snd_hiwat", "snd_cc",
-    "rcv_hiwat", "rcv_cc",   "inflight",  "t_segqlen", "flowid",    "flowtype"};
+    "direction", "time",      "laddr",     "lport",     "faddr",   "fport",    "snd_ssthresh", "snd_cwnd", "t_flags2",
+    "snd_wnd",   "rcv_wnd",   "snd_scale", "rcv_scale", "t_state", "t_maxseg", "srtt",         "sack",     "t_flags",
+    "rto",       "snd_hiwat", "snd_cc",    "rcv_hiwat", "rcv_cc",  "inflight", "t_segqlen",    "flowid",   "flowtype"};
 constexpr std::array<std::string_view, 28> kFields124 = {
-    "direction", "hash",      "time",     "laddr",     "lport",     "faddr",     "fport",
-    "snd_ssthresh", "snd_cwnd", "snd_bwnd", "snd_wnd",  "rcv_wnd",   "snd_scale", "rcv_scale",
-    "t_state",   "t_maxseg",  "srtt",     "sack",      "t_flags",   "rto",       "snd_hiwat",
-    "snd_cc",    "rcv_hiwat", "rcv_cc",   "inflight",  "t_segqlen", "flowid",    "flowtype"};
+    "direction",    "hash",      "time",     "laddr",    "lport",     "faddr",     "fport",
+    "snd_ssthresh", "snd_cwnd",  "snd_bwnd", "snd_wnd",  "rcv_wnd",   "snd_scale", "rcv_scale",
+    "t_state",      "t_maxseg",  "srtt",     "sack",     "t_flags",   "rto",       "snd_hiwat",
+    "snd_cc",       "rcv_hiwat", "rcv_cc",   "inflight", "t_segqlen", "flowid",    "flowtype"};
 
 // The enable and disable lines' keys in the order siftr_manage_ops prints them.
-constexpr std::array<std::string_view, 6> kEnableKeys130 = {"enable_time_secs", "enable_time_usecs", "siftrver",
-                                                            "sysname",          "sysver",            "ipmode"};
-constexpr std::array<std::string_view, 8> kEnableKeys124 = {"enable_time_secs", "enable_time_usecs", "siftrver",
-                                                            "hz",               "tcp_rtt_scale",     "sysname",
-                                                            "sysver",           "ipmode"};
-constexpr std::array<std::string_view, 15> kDisableKeys124 = {
-    "disable_time_secs",
-    "disable_time_usecs",
-    "num_inbound_tcp_pkts",
-    "num_outbound_tcp_pkts",
-    "total_tcp_pkts",
-    "num_inbound_skipped_pkts_malloc",
-    "num_outbound_skipped_pkts_malloc",
-    "num_inbound_skipped_pkts_mtx",
-    "num_outbound_skipped_pkts_mtx",
-    "num_inbound_skipped_pkts_tcpcb",
-    "num_outbound_skipped_pkts_tcpcb",
-    "num_inbound_skipped_pkts_inpcb",
-    "num_outbound_skipped_pkts_inpcb",
-    "total_skipped_tcp_pkts",
-    "flow_list"};
+constexpr std::array<std::string_view, 6> kEnableKeys130 = {
+    "enable_time_secs", "enable_time_usecs", "siftrver", "sysname", "sysver", "ipmode"};
+constexpr std::array<std::string_view, 8> kEnableKeys124 = {
+    "enable_time_secs", "enable_time_usecs", "siftrver", "hz", "tcp_rtt_scale", "sysname", "sysver", "ipmode"};
+constexpr std::array<std::string_view, 15> kDisableKeys124 = {"disable_time_secs",
+                                                              "disable_time_usecs",
+                                                              "num_inbound_tcp_pkts",
+                                                              "num_outbound_tcp_pkts",
+                                                              "total_tcp_pkts",
+                                                              "num_inbound_skipped_pkts_malloc",
+                                                              "num_outbound_skipped_pkts_malloc",
+                                                              "num_inbound_skipped_pkts_mtx",
+                                                              "num_outbound_skipped_pkts_mtx",
+                                                              "num_inbound_skipped_pkts_tcpcb",
+                                                              "num_outbound_skipped_pkts_tcpcb",
+                                                              "num_inbound_skipped_pkts_inpcb",
+                                                              "num_outbound_skipped_pkts_inpcb",
+                                                              "total_skipped_tcp_pkts",
+                                                              "flow_list"};
 // 1.3.0 dropped the two mtx counters (never incremented in 1.2.4 either).
 constexpr std::array<std::string_view, 13> kDisableKeys130 = [] {
   std::array<std::string_view, 13> keys{};
@@ -204,13 +201,13 @@ std::vector<KeyValue> key_values(std::string_view text, std::string_view what, c
 template <std::size_t N>
 void expect_keys(const std::vector<KeyValue>& kv, const std::array<std::string_view, N>& keys, std::string_view what,
                  SiftrVersion version, const Where& at) {
-  const std::string layout = "a siftrver " + std::string(tcp::siftr_version_name(version)) + " " +
-                             std::string(what) + " has " + joined(keys.data(), N);
+  const std::string layout = "a siftrver " + std::string(tcp::siftr_version_name(version)) + " " + std::string(what) +
+                             " has " + joined(keys.data(), N);
   for (std::size_t i = 0; i < N; ++i) {
     if (i >= kv.size()) at.fail(std::string(what) + ": no " + std::string(keys[i]) + "= (" + layout + ")");
     if (kv[i].key != keys[i]) {
-      at.fail(std::string(what) + ": expected " + std::string(keys[i]) + "=, found " + std::string(kv[i].key) +
-              "= (" + layout + ")");
+      at.fail(std::string(what) + ": expected " + std::string(keys[i]) + "=, found " + std::string(kv[i].key) + "= (" +
+              layout + ")");
     }
   }
   if (kv.size() > N) {
@@ -398,17 +395,19 @@ SiftrRecord parse_siftr_record(std::string_view text, SiftrVersion version, cons
   k += 5;
   // From snd_ssthresh on both versions have the same fields in the same
   // order (1.2.4's snd_bwnd where 1.3.0 has t_flags2).
-  std::uint32_t* const u32_fields[] = {&r.snd_ssthresh, &r.snd_cwnd, &r.t_flags2, &r.snd_wnd, &r.rcv_wnd,
-                                       &r.snd_scale, &r.rcv_scale};
+  std::uint32_t* const u32_fields[] = {&r.snd_ssthresh, &r.snd_cwnd,  &r.t_flags2, &r.snd_wnd,
+                                       &r.rcv_wnd,      &r.snd_scale, &r.rcv_scale};
   for (std::uint32_t* p : u32_fields) {
     *p = at.u32(name(k), f[k]);
     ++k;
   }
   r.conn_state = at.int_as_u32(name(k), f[k]);
   ++k;
-  std::uint32_t* const rest[] = {&r.mss,           &r.srtt,       &r.sack_enabled,    &r.t_flags,
-                                 &r.rto,           &r.snd_buf_hiwater, &r.snd_buf_cc, &r.rcv_buf_hiwater,
-                                 &r.rcv_buf_cc,    &r.sent_inflight_bytes};
+  std::uint32_t* const rest[] = {&r.mss,          &r.srtt,
+                                 &r.sack_enabled, &r.t_flags,
+                                 &r.rto,          &r.snd_buf_hiwater,
+                                 &r.snd_buf_cc,   &r.rcv_buf_hiwater,
+                                 &r.rcv_buf_cc,   &r.sent_inflight_bytes};
   for (std::uint32_t* p : rest) {
     *p = at.u32(name(k), f[k]);
     ++k;
@@ -571,8 +570,9 @@ void read_siftr_log_file(const std::string& path, SiftrLogVisitor& visitor) {
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    throw MeasureError(path, 0, "cannot read the file: " +
-                                    (errno != 0 ? std::generic_category().message(errno) : std::string("cannot open it")));
+    throw MeasureError(path, 0,
+                       "cannot read the file: " +
+                           (errno != 0 ? std::generic_category().message(errno) : std::string("cannot open it")));
   }
   read_siftr_log(in, path, visitor);
 }

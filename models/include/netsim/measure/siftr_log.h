@@ -82,7 +82,7 @@ std::vector<SiftrSession> load_siftr_log(const std::string& path);
 // The pieces, for writers that check their own lines: one line, with or
 // without its line end; `file` and `line` only locate the errors.
 std::optional<tcp::SiftrVersion> siftr_version_from_name(std::string_view siftrver);  // "1.2.4", "1.3.0"
-std::size_t siftr_field_count(tcp::SiftrVersion version);                            // 28, 27
+std::size_t siftr_field_count(tcp::SiftrVersion version);                             // 28, 27
 tcp::SiftrEnableLine parse_siftr_enable_line(std::string_view text, const std::string& file, int line);
 tcp::SiftrDisableLine parse_siftr_disable_line(std::string_view text, tcp::SiftrVersion version,
                                                const std::string& file, int line);
