@@ -59,9 +59,10 @@ TEST(MeasureMapping, StrictEntries) {
             "m.yaml:2: error: unknown metric 'goodput' (expected receiver_mbps, sender_mbps, throughput_mbps, "
             "retransmits, cpu_sender_pct, cpu_receiver_pct, rto_count, recovery_episodes, receiver_delayed_acks, "
             "sender_tx_drops, receiver_rx_drops, receiver_pause_frames, rtt_min_ms, rtt_avg_ms, rtt_max_ms, "
-            "rtt_stddev_ms)");
+            "rtt_stddev_ms, siftr_records_in, siftr_records_out, siftr_records, siftr_log_bytes, siftr_packets, "
+            "siftr_skipped)");
   EXPECT_EQ(mapping_error("runs:\n  - { file: a.json, params: {}, format: iperf4 }\n"),
-            "m.yaml:2: error: unknown format 'iperf4' (expected iperf3-json, iperf3-text, iperf2, nuttcp, nstat, netstat-tcp, netstat-if, proc-net-dev, ethtool-s or ping)");
+            "m.yaml:2: error: unknown format 'iperf4' (expected iperf3-json, iperf3-text, iperf2, nuttcp, nstat, netstat-tcp, netstat-if, proc-net-dev, ethtool-s, ping or siftr)");
   EXPECT_EQ(mapping_error("runs: []\n"), "m.yaml:1: error: 'runs' must be a non-empty list");
   EXPECT_EQ(mapping_error("run:\n  - { file: a.json, params: {} }\n"), "m.yaml:1: error: unknown key 'run' (expected runs)");
   EXPECT_EQ(mapping_error("# nothing\n"), "m.yaml: error: the mapping file is empty: expected 'runs:'");

@@ -283,7 +283,7 @@ TEST(MeasureDetection, UnrecognisedAndEmptyFiles) {
   EXPECT_EQ(e.line, 0);
   EXPECT_STREQ(e.what(),
                "t.txt: error: no measurement recognised (expected iperf3 -J JSON, iperf3 or iperf2 text output, "
-               "nuttcp lines, nstat output, FreeBSD netstat -s -p tcp or netstat -I IFACE -d output, Linux /proc/net/dev or ping output)");
+               "nuttcp lines, nstat output, FreeBSD netstat -s -p tcp or netstat -I IFACE -d output, Linux /proc/net/dev, ping output or a SIFTR log)");
   const LoadedMeasurements missing = load_measurement_file(kData + "no-such-file.txt");
   ASSERT_EQ(missing.errors.size(), 1u);
   EXPECT_EQ(std::string(missing.errors[0].what()), kData + "no-such-file.txt: error: cannot read the file: No such file or directory");

@@ -6,12 +6,14 @@
 namespace netsim::measure {
 
 const std::vector<std::string>& metric_names() {
-  static const std::vector<std::string> names = {"receiver_mbps",    "sender_mbps",       "throughput_mbps",
-                                                 "retransmits",      "cpu_sender_pct",    "cpu_receiver_pct",
-                                                 "rto_count",        "recovery_episodes", "receiver_delayed_acks",
-                                                 "sender_tx_drops",  "receiver_rx_drops", "receiver_pause_frames",
-                                                 "rtt_min_ms",       "rtt_avg_ms",        "rtt_max_ms",
-                                                 "rtt_stddev_ms"};
+  static const std::vector<std::string> names = {"receiver_mbps",   "sender_mbps",       "throughput_mbps",
+                                                 "retransmits",     "cpu_sender_pct",    "cpu_receiver_pct",
+                                                 "rto_count",       "recovery_episodes", "receiver_delayed_acks",
+                                                 "sender_tx_drops", "receiver_rx_drops", "receiver_pause_frames",
+                                                 "rtt_min_ms",      "rtt_avg_ms",        "rtt_max_ms",
+                                                 "rtt_stddev_ms",   "siftr_records_in",  "siftr_records_out",
+                                                 "siftr_records",   "siftr_log_bytes",   "siftr_packets",
+                                                 "siftr_skipped"};
   return names;
 }
 
@@ -44,6 +46,15 @@ std::optional<double> metric_value(const MeasuredRun& run, std::string_view name
   if (name == "rtt_avg_ms") return run.rtt_avg_ms;
   if (name == "rtt_max_ms") return run.rtt_max_ms;
   if (name == "rtt_stddev_ms") return run.rtt_stddev_ms;
+  if (name == "siftr_records_in") return as_double(run.siftr_records_in);
+  if (name == "siftr_records_out") return as_double(run.siftr_records_out);
+  if (name == "siftr_records") {
+    if (!run.siftr_records_in || !run.siftr_records_out) return std::nullopt;
+    return static_cast<double>(*run.siftr_records_in + *run.siftr_records_out);
+  }
+  if (name == "siftr_log_bytes") return as_double(run.siftr_log_bytes);
+  if (name == "siftr_packets") return as_double(run.siftr_packets);
+  if (name == "siftr_skipped") return as_double(run.siftr_skipped);
   throw std::invalid_argument("unknown metric '" + std::string(name) + "'");
 }
 

@@ -14,6 +14,7 @@
 #include "proc_net_dev_parser.h"
 #include "ping_parser.h"
 #include "report_text.h"
+#include "siftr_runs.h"
 
 namespace netsim::measure {
 namespace {
@@ -21,11 +22,11 @@ namespace {
 using report_text::contains;
 
 // In enum order: detect_format counts votes by the enum's value.
-constexpr std::array<MeasurementFormat, 10> kFormats = {
+constexpr std::array<MeasurementFormat, 11> kFormats = {
     MeasurementFormat::iperf3_json, MeasurementFormat::iperf3_text,  MeasurementFormat::iperf2,
     MeasurementFormat::nuttcp,      MeasurementFormat::nstat,        MeasurementFormat::netstat_tcp,
     MeasurementFormat::netstat_if,  MeasurementFormat::proc_net_dev, MeasurementFormat::ethtool_stats,
-    MeasurementFormat::ping};
+    MeasurementFormat::ping,        MeasurementFormat::siftr};
 
 // Decimals of the interval start in "[  5]   0.00-1.00   sec ...": iperf3
 // prints 2, iperf2 1 (plain) or 4 (-e, Debian's fast-sampling build).
@@ -44,6 +45,7 @@ std::size_t interval_decimals(std::string_view line) {
 std::optional<MeasurementFormat> vote(std::string_view line) {
   const auto words = report_text::split_words(line);
   if (words.empty()) return std::nullopt;
+  if (looks_like_siftr_line(line)) return MeasurementFormat::siftr;
   if (looks_like_nuttcp_line(line)) return MeasurementFormat::nuttcp;
   if (looks_like_nstat_line(line)) return MeasurementFormat::nstat;
   if (looks_like_netstat_tcp_line(line)) return MeasurementFormat::netstat_tcp;
@@ -72,6 +74,10 @@ std::optional<MeasurementFormat> vote(std::string_view line) {
   return std::nullopt;
 }
 
+MeasureError no_run(const std::string& file, MeasurementFormat f) {
+  return MeasureError(file, 0, "no complete " + format_name(f) + " run in the file");
+}
+
 }  // namespace
 
 std::string format_name(MeasurementFormat format) {
@@ -86,6 +92,7 @@ std::string format_name(MeasurementFormat format) {
     case MeasurementFormat::proc_net_dev: return "proc-net-dev";
     case MeasurementFormat::ethtool_stats: return "ethtool-s";
     case MeasurementFormat::ping: return "ping";
+    case MeasurementFormat::siftr: return "siftr";
   }
   return "?";
 }
@@ -100,6 +107,8 @@ std::optional<MeasurementFormat> format_from_name(std::string_view name) {
 MeasurementFormat detect_format(std::string_view text, const std::string& file) {
   const std::size_t first = text.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && text[first] == '{') return MeasurementFormat::iperf3_json;
+  // Saves voting over every line of a log of millions of them.
+  if (starts_as_siftr_log(text)) return MeasurementFormat::siftr;
   std::array<int, kFormats.size()> votes{};
   for (const auto& line : report_text::split_lines(text)) {
     if (const auto f = vote(line.text)) ++votes[static_cast<std::size_t>(*f)];
@@ -111,8 +120,8 @@ MeasurementFormat detect_format(std::string_view text, const std::string& file) 
   if (votes[best] == 0) {
     throw MeasureError(file, 0,
                        "no measurement recognised (expected iperf3 -J JSON, iperf3 or iperf2 text output, nuttcp "
-                       "lines, nstat output, FreeBSD netstat -s -p tcp or netstat -I IFACE -d output, Linux /proc/net/dev "
-                       "or ping output)");
+                       "lines, nstat output, FreeBSD netstat -s -p tcp or netstat -I IFACE -d output, Linux /proc/net/dev, "
+                       "ping output or a SIFTR log)");
   }
   for (std::size_t i = 0; i < votes.size(); ++i) {
     if (i != best && votes[i] == votes[best]) {
@@ -139,14 +148,20 @@ std::vector<MeasuredRun> parse_measurements(std::string_view text, const std::st
     case MeasurementFormat::proc_net_dev: runs = parse_proc_net_dev(text, file); break;
     case MeasurementFormat::ethtool_stats: runs = parse_ethtool_stats(text, file); break;
     case MeasurementFormat::ping: runs = parse_ping(text, file); break;
+    case MeasurementFormat::siftr: runs = parse_siftr(text, file); break;
   }
-  if (runs.empty()) throw MeasureError(file, 0, "no complete " + format_name(f) + " run in the file");
+  if (runs.empty()) throw no_run(file, f);
   return runs;
 }
 
 LoadedMeasurements load_measurement_file(const std::string& path, std::optional<MeasurementFormat> format) {
   LoadedMeasurements out;
   try {
+    if (format == MeasurementFormat::siftr || (!format && file_starts_as_siftr_log(path))) {
+      out.runs = load_siftr(path);
+      if (out.runs.empty()) throw no_run(path, MeasurementFormat::siftr);
+      return out;
+    }
     out.runs = parse_measurements(read_measured_text(path), path, format);
   } catch (const MeasureError& e) {
     out.errors.push_back(e);

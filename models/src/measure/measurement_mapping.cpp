@@ -66,7 +66,7 @@ class MappingReader {
       } else if (key == "format") {
         const std::string format = scalar(kv.second, "'format'");
         e.format = format_from_name(format);
-        if (!e.format) fail(kv.second, "unknown format '" + format + "' (expected iperf3-json, iperf3-text, iperf2, nuttcp, nstat, netstat-tcp, netstat-if, proc-net-dev, ethtool-s or ping)");
+        if (!e.format) fail(kv.second, "unknown format '" + format + "' (expected iperf3-json, iperf3-text, iperf2, nuttcp, nstat, netstat-tcp, netstat-if, proc-net-dev, ethtool-s, ping or siftr)");
       } else if (key == "flow") {
         e.flow = scalar(kv.second, "'flow'");
       } else {

@@ -1,8 +1,8 @@
 // One measured test run, as read from a measurement tool's report (iperf3,
 // iperf2, nuttcp), from one snapshot of a TCP stack's counters (Linux
-// nstat, FreeBSD netstat -s -p tcp) or from one ping's statistics (FreeBSD
-// or Linux ping), reduced to the figures calibration compares with a
-// simulation.
+// nstat, FreeBSD netstat -s -p tcp), from one ping's statistics (FreeBSD
+// or Linux ping) or from one session of a FreeBSD SIFTR log, reduced to the
+// figures calibration compares with a simulation.
 //
 // Units: rates in Mbit/s = 1e6 bit/s (iperf and nuttcp print 1000-based bit
 // rates); CPU in percent of one host as the tool reports it; durations in
@@ -11,12 +11,15 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace netsim::measure {
+
+struct SiftrSummary;  // siftr_flow_series.h
 
 struct MeasuredRun {
   std::string file;  // as given to the parser
@@ -62,12 +65,25 @@ struct MeasuredRun {
   std::optional<double> rtt_avg_ms;
   std::optional<double> rtt_max_ms;
   std::optional<double> rtt_stddev_ms;
-  // False for a counter snapshot or a ping, which carry no rate:
+  // A SIFTR session (siftr only): its data lines per direction, the bytes
+  // the log grew by, and from its disable line the TCP packets the hooks saw
+  // (logged and skipped) and skipped; a cut log has no disable line, so no
+  // packet or skip counts (siftr_cut). siftr_series holds its per-flow
+  // series in the default bins (SiftrSeriesOptions) for the trace comparison.
+  std::optional<std::uint64_t> siftr_records_in;
+  std::optional<std::uint64_t> siftr_records_out;
+  std::optional<std::uint64_t> siftr_log_bytes;
+  std::optional<std::uint64_t> siftr_packets;
+  std::optional<std::uint64_t> siftr_skipped;
+  bool siftr_cut = false;
+  std::shared_ptr<const SiftrSummary> siftr_series;
+  // False for a counter snapshot, a ping or a SIFTR log, which carry no rate:
   // throughput_mbps is then not a metric of the run.
   bool has_rates = true;
 
-  double duration_s = 0;  // the summary's interval (0 - end)
-  int streams = 1;        // parallel connections (iperf -P, nuttcp -N)
+  double duration_s = 0;  // the summary's interval (0 - end); SIFTR: enable to disable line
+                          // (to the last record when cut)
+  int streams = 1;        // parallel connections (iperf -P, nuttcp -N; SIFTR: flows logged)
   // Per reporting interval, summed over the streams, in report order, omitted
   // (-O) intervals and per-stream interval lines left out.
   std::vector<double> interval_mbps;
@@ -78,7 +94,8 @@ struct MeasuredRun {
 // throughput_mbps, retransmits, cpu_sender_pct, cpu_receiver_pct, rto_count,
 // recovery_episodes, receiver_delayed_acks, sender_tx_drops,
 // receiver_rx_drops, receiver_pause_frames, rtt_min_ms, rtt_avg_ms,
-// rtt_max_ms, rtt_stddev_ms.
+// rtt_max_ms, rtt_stddev_ms, siftr_records_in, siftr_records_out,
+// siftr_records (in + out), siftr_log_bytes, siftr_packets, siftr_skipped.
 const std::vector<std::string>& metric_names();
 bool is_metric(std::string_view name);
 // The value of metric `name` in `run`, or empty if the run does not carry it.

@@ -10,7 +10,7 @@
 // file's directory), `params` (required map; keys are a scenario's
 // `measured.keys` short names or full dotted parameter paths, kept as
 // written), `metric` (optional; a name from metric_names()), `format`
-// (optional; iperf3-json, iperf3-text, iperf2, nuttcp, nstat, netstat-tcp, netstat-if, proc-net-dev, ethtool-s or ping, else detected),
+// (optional; iperf3-json, iperf3-text, iperf2, nuttcp, nstat, netstat-tcp, netstat-if, proc-net-dev, ethtool-s, ping or siftr, else detected),
 // `flow` (optional; which of a scenario's flows the file measured, where a
 // measured block compares several: T2's `s1` and `s2`).
 #pragma once
