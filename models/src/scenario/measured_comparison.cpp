@@ -72,6 +72,16 @@ double receiver_pause_frames(const results::RunResult& r, const results::FlowSta
                              [](const results::NicStats& n) { return n.pause_xoff_frames() + n.pause_xon_frames(); });
 }
 
+// SIFTR on a flow's sending host: its whole log's bytes or data lines
+// (0 without SIFTR there).
+double siftr_metric(const results::RunResult& r, const results::FlowStats& f, const std::string& metric) {
+  for (const results::SiftrStats& s : r.siftr()) {
+    if (s.host() != f.src()) continue;
+    return static_cast<double>(metric == "siftr_log_bytes" ? s.log_bytes() : s.records_logged());
+  }
+  return 0;
+}
+
 // A flow's value of a measured metric in run `r`: its throughput at either
 // end, its retransmitted segments (a udp flow's lost datagrams), its sender's
 // RTOs and loss recoveries, its receiver's delayed-ACK timer ACKs, its
@@ -79,6 +89,7 @@ double receiver_pause_frames(const results::RunResult& r, const results::FlowSta
 // drops and PAUSE frames, or the CPU use of its sending or receiving host (0 for a host
 // without a CPU model).
 double flow_metric(const results::RunResult& r, const results::FlowStats& f, const std::string& metric) {
+  if (is_siftr_metric(metric)) return siftr_metric(r, f, metric);
   if (metric == "sender_tx_drops") return sender_tx_drops(r, f);
   if (metric == "receiver_rx_drops") return receiver_rx_drops(r, f);
   if (metric == "receiver_pause_frames") return receiver_pause_frames(r, f);
@@ -106,13 +117,15 @@ bool is_cpu_metric(const std::string& metric) { return metric == "cpu_sender_pct
 bool is_throughput_metric(const std::string& metric) { return metric == "receiver_mbps" || metric == "sender_mbps"; }
 
 bool is_known_metric(const std::string& metric) {
-  return is_throughput_metric(metric) || is_count_metric(metric) || is_cpu_metric(metric) || is_rtt_metric(metric);
+  return is_throughput_metric(metric) || is_count_metric(metric) || is_cpu_metric(metric) || is_rtt_metric(metric) ||
+         is_siftr_metric(metric);
 }
 
 // A metric other than the three fixed columns of the single-metric CSV
 // (sender_mbps, receiver_mbps, retransmits) gets a column of its own.
 bool has_own_column(const std::string& metric) {
-  return is_cpu_metric(metric) || is_rtt_metric(metric) || (is_count_metric(metric) && metric != "retransmits");
+  return is_cpu_metric(metric) || is_rtt_metric(metric) || is_siftr_metric(metric) ||
+         (is_count_metric(metric) && metric != "retransmits");
 }
 
 // Decimals the comparison prints: Mbit/s, counts and percent to 0.1, ping
@@ -121,8 +134,8 @@ int metric_decimals(const std::string& metric) { return is_rtt_metric(metric) ? 
 
 constexpr const char* kMetricChoices = "metric must be receiver_mbps, sender_mbps, retransmits, rto_count, "
                                        "recovery_episodes, receiver_delayed_acks, sender_tx_drops, receiver_rx_drops, "
-                                       "receiver_pause_frames, cpu_sender_pct, cpu_receiver_pct, rtt_min_ms, rtt_avg_ms, rtt_max_ms or "
-                                       "rtt_stddev_ms";
+                                       "receiver_pause_frames, cpu_sender_pct, cpu_receiver_pct, rtt_min_ms, rtt_avg_ms, rtt_max_ms, "
+                                       "rtt_stddev_ms, siftr_log_bytes or siftr_records";
 
 double metric(const results::RunResult& r, const results::FlowStats& f, const MeasuredSpec& m) {
   return flow_metric(r, f, m.metric);
@@ -254,15 +267,26 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec, CellsFrom f
   for (const auto& kv : root) {
     const std::string key = kv.first.Scalar();
     if (key != "source" && key != "metric" && key != "flow" && key != "metrics" && key != "keys" && key != "cells" &&
-        key != "claims" && key != "notes") {
+        key != "claims" && key != "notes" && key != "columns") {
       r.fail(kv.first, "measured." + key,
-             "unknown key " + scenario_internal::quoted(key) + " (accepted: source, metric, flow, metrics, keys, cells, claims, notes)");
+             "unknown key " + scenario_internal::quoted(key) +
+                 " (accepted: source, metric, flow, metrics, keys, cells, claims, columns, notes)");
     }
   }
   if (root["metrics"] && (root["metric"] || root["flow"])) {
     r.fail(root["metrics"], "measured.metrics", "give either metrics or metric/flow, not both");
   }
   if (root["source"]) m.source = r.scalar(root["source"], "measured.source");
+  if (const YAML::Node columns = root["columns"]) {
+    if (!columns.IsMap()) r.fail(columns, "measured.columns", "expected a map of CSV column name -> metric");
+    for (const auto& kv : columns) {
+      const std::string name = kv.first.Scalar();
+      const std::string field = "measured.columns." + name;
+      const std::string metric = r.scalar(kv.second, field);
+      if (!is_known_metric(metric)) r.fail(kv.second, field, kMetricChoices);
+      m.columns.emplace_back(name, metric);
+    }
+  }
   if (root["flow"]) m.flow = r.scalar(root["flow"], "measured.flow");
   if (root["metric"]) {
     m.metric = r.scalar(root["metric"], "measured.metric");
@@ -629,14 +653,25 @@ void write_comparison_csv(std::ostream& out, const results::RunSet& runs, const 
   const bool own_column = has_own_column(m.metric);
   out << "seed,sender_mbps,receiver_mbps,retransmits," << (own_column ? m.metric + "," : "")
       << (m.metric == "retransmits" ? "measured_retransmits" : own_column ? "measured_" + m.metric : "measured_mbps")
-      << ",error_pct\n";
+      << ",error_pct";
+  for (const auto& c : m.columns) out << "," << c.first;
+  out << "\n";
+  // The extra columns of a run: its compared flow's value of each metric.
+  const auto extra = [&m, &out](const results::RunResult& r, const results::FlowStats* f) {
+    for (const auto& c : m.columns) {
+      out << ",";
+      if (f != nullptr && flow_has_metric(*f, c.second)) out << format_double_roundtrip(flow_metric(r, *f, c.second));
+    }
+    out << "\n";
+  };
   for (const auto& r : runs.runs()) {
     const std::vector<std::string> keys = run_keys(r, m);
     const results::FlowStats* f = compared_flow(r, m);
     for (const auto& k : keys) out << k << ",";
     out << r.seed() << ",";
     if (f == nullptr) {
-      out << (own_column ? ",,,,,\n" : ",,,,\n");
+      out << (own_column ? ",,,,," : ",,,,");
+      extra(r, f);
       continue;
     }
     out << format_double_roundtrip(f->sender_mbps()) << "," << format_double_roundtrip(f->receiver_mbps()) << ","
@@ -646,11 +681,12 @@ void write_comparison_csv(std::ostream& out, const results::RunSet& runs, const 
     const auto it = measured.find(keys);
     if (it == measured.end() || !has_value) {
       if (it != measured.end()) out << format_double_roundtrip(it->second);
-      out << ",\n";
+      out << ",";
     } else {
       out << format_double_roundtrip(it->second) << ","
-          << format_double_roundtrip(measured_error(m.metrics.front(), metric(r, *f, m), it->second)) << "\n";
+          << format_double_roundtrip(measured_error(m.metrics.front(), metric(r, *f, m), it->second));
     }
+    extra(r, f);
   }
 }
 

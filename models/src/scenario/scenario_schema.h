@@ -88,7 +88,8 @@ struct SubMapSchema {
   std::string_view key;
   KeyList keys;
 };
-inline constexpr std::array<SubMapSchema, 3> kHostSubMaps{{{"nic", kNicKeys}, {"cpu", kCpuKeys}, {"netem", kNetemKeys}}};
+inline constexpr std::array<SubMapSchema, 4> kHostSubMaps{
+    {{"nic", kNicKeys}, {"cpu", kCpuKeys}, {"netem", kNetemKeys}, {"siftr", kSiftrKeys}}};
 inline constexpr std::array<SubMapSchema, 2> kLinkSubMaps{{{"queue", kQueueKeys}, {"eee", kEeeKeys}}};
 inline constexpr std::array<SubMapSchema, 1> kFilterSubMaps{{{"match", kMatchKeys}}};
 

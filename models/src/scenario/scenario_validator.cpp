@@ -1156,6 +1156,13 @@ void Validator::check_sweep_key(const Field& key, const std::string& path) {
     return;
   }
   if (const SubMapSchema* sub = section->sub_map(field)) {
+    // hosts.NAME.siftr.costs.KEY: the one map inside a sub-map.
+    if (field == "siftr" && parts.size() >= 4 && parts[3] == "costs") {
+      if (parts.size() != 5 || !contains(kSiftrCostKeys, parts[4])) {
+        r_.fail(key, "'" + element + ".siftr.costs' is a map; sweep one of its fields: " + join_words(kSiftrCostKeys));
+      }
+      return;
+    }
     if (parts.size() != 4) {
       r_.fail(key, "'" + element + "." + field + "' is a map; sweep one of its fields: " + join_words(sub->keys));
     }

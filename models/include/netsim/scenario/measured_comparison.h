@@ -74,6 +74,10 @@ struct MeasuredMetric {
 bool is_count_metric(const std::string& metric);
 // rtt_min_ms, rtt_avg_ms, rtt_max_ms, rtt_stddev_ms: a ping flow's summary.
 bool is_rtt_metric(const std::string& metric);
+// siftr_log_bytes, siftr_records: SIFTR's log on the flow's sending host.
+inline bool is_siftr_metric(const std::string& metric) {
+  return metric == "siftr_log_bytes" || metric == "siftr_records";
+}
 // What a measured or simulated value is compared as: itself, or for a count
 // at least 1, so that a count of 0 (no RTO in the run) stays a finite miss.
 inline double compared_value(bool count, double v) { return count && v < 1.0 ? 1.0 : v; }
@@ -114,6 +118,8 @@ struct MeasuredSpec {
   bool multi = false;                   // written with `metrics:`
   std::vector<MeasuredCell> cells;
   std::vector<MeasuredClaim> claims;
+  // `columns:` extra single-metric CSV columns, name -> metric of the compared flow.
+  std::vector<std::pair<std::string, std::string>> columns;
 };
 
 // Where a comparison's measured cells come from: the block's own `cells`
