@@ -31,6 +31,7 @@ Usage:
                       [--data PATH[:KEY=VALUE,...]]... [--results RUNS] [-j N]
   netsim plot trace TRACE.csv --out OUT.png|OUT.svg
   netsim plot intervals RUNS --out OUT.png|OUT.svg
+  netsim siftr compare MEASURED.log SIMULATED.log [--bin DURATION] [--session N] [--pair order|tuple]
   netsim --version
   netsim COMMAND --help
 
@@ -45,6 +46,7 @@ Commands:
              iptables, iperf3), writing the measurements `run --data` and `calibrate --data` read
   plot       draw with gnuplot (PNG or SVG): simulated beside measured, a --trace-tcp CSV,
              or the per-interval throughput of a run set
+  siftr      compare two SIFTR logs (a FreeBSD host's siftr.log and one `run --siftr` wrote)
 
 run, validate, topo, sweep, calibrate and plot compare take --profile PROFILE.yaml: the fitted
 parameters of a calibration profile, applied before any --set.
@@ -100,6 +102,19 @@ error), 2 usage, 3 invalid scenario or a field the lab does not honour,
 4 DIR cannot be written, 5 the lab cannot run here (not root, no network
 namespaces, a tool missing), 130 interrupted (teardown done; rerun to resume).
 See docs/lab.md.
+)";
+
+const char* const kSiftrUsage = R"(Usage: netsim siftr compare MEASURED.log SIMULATED.log [--bin DURATION] [--session N] [--pair order|tuple]
+
+Reads two SIFTR logs (siftr.log of FreeBSD's siftr(4), 1.2.4 or 1.3.0; one
+measured, one written by `netsim run --siftr PATH`) with the same reader and
+prints, per flow and time bin, the mean cwnd, ssthresh, srtt and flight size
+of both with the error, and the record counts per direction. See docs/siftr.md.
+
+Options:
+  --bin DURATION    bin width, whole microseconds (default 100ms); bins start at each flow's first record
+  --session N       the N-th enable..disable session of each file (default 1)
+  --pair order|tuple  pair flows by start order (default) or by equal addresses and ports
 )";
 
 const char* const kPlotUsage = R"(Usage: netsim plot compare FILE --out OUT.png|OUT.svg [options]
@@ -302,6 +317,7 @@ std::string usage(const std::string& command) {
   if (command == "calibrate") return kCalibrateUsage;
   if (command == "lab") return kLabUsage;
   if (command == "plot") return kPlotUsage;
+  if (command == "siftr") return kSiftrUsage;
   return kMainUsage;
 }
 
@@ -322,7 +338,7 @@ Options parse_args(const std::vector<std::string>& args) {
     return o;
   }
   if (first != "run" && first != "validate" && first != "topo" && first != "sweep" && first != "results" &&
-      first != "calibrate" && first != "lab" && first != "plot") {
+      first != "calibrate" && first != "lab" && first != "plot" && first != "siftr") {
     throw UsageError("unknown command '" + first + "'");
   }
   o.command = first;
@@ -348,6 +364,8 @@ Options parse_args(const std::vector<std::string>& args) {
   const bool calibrate = o.command == "calibrate";
   const bool lab = o.command == "lab";
   const bool plot = o.command == "plot";
+  const bool siftr = o.command == "siftr";
+  std::string siftr_what;
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "-h" || a == "--help") {
@@ -472,8 +490,23 @@ Options parse_args(const std::vector<std::string>& args) {
       o.jobs = static_cast<unsigned>(n);
     } else if (a == "--dot" && o.command == "topo") {
       o.dot = true;
+    } else if (siftr && a == "--bin") {
+      o.siftr_bin = value_of(i);
+    } else if (siftr && a == "--session") {
+      const std::uint64_t n = positive(a, value_of(i));
+      if (n > 1000000) throw UsageError("--session needs a positive integer");
+      o.siftr_session = static_cast<int>(n);
+    } else if (siftr && a == "--pair") {
+      const std::string& v = value_of(i);
+      if (v != "order" && v != "tuple") throw UsageError("--pair must be order or tuple, got '" + v + "'");
+      o.siftr_pair_by_tuple = v == "tuple";
     } else if (!a.empty() && a[0] == '-') {
       throw UsageError("unknown option '" + a + "' for '" + o.command + "'");
+    } else if (siftr && siftr_what.empty()) {
+      siftr_what = a;
+      if (a != "compare") throw UsageError("unknown siftr command '" + a + "' (compare)");
+    } else if (siftr && !o.scenario_file.empty() && o.siftr_simulated.empty()) {
+      o.siftr_simulated = a;
     } else if (plot && o.plot_kind.empty()) {
       o.plot_kind = a;
     } else if (o.scenario_file.empty()) {
@@ -489,6 +522,9 @@ Options parse_args(const std::vector<std::string>& args) {
   }
   if (o.clean_all) throw UsageError("--all goes with --clean");
   if (plot) check_plot_args(o);
+  if (siftr && (siftr_what.empty() || o.siftr_simulated.empty())) {
+    throw UsageError("'siftr' needs: compare MEASURED.log SIMULATED.log");
+  }
   if (o.scenario_file.empty()) throw UsageError("'" + o.command + "' needs " + (results ? "a result DIR" : "a scenario FILE"));
   if (sweep && !o.out_path) throw UsageError("'sweep' needs --out DIR (where the run records go)");
   if (o.slurm_shards != 0 && !o.emit_slurm) throw UsageError("--shards is for --emit-slurm; to run one shard use --shard I/N");

@@ -76,6 +76,10 @@ struct Options {
   bool clean_all = false;
 
   // plot
+  std::string siftr_simulated;              // siftr compare: the second log
+  std::optional<std::string> siftr_bin;     // siftr compare --bin
+  int siftr_session = 1;                    // siftr compare --session (1-based, both files)
+  bool siftr_pair_by_tuple = false;         // siftr compare --pair tuple
   std::string plot_kind;                    // compare | trace | intervals
   std::optional<std::string> results_path;  // plot compare --results: a run set instead of running
 

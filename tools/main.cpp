@@ -11,6 +11,7 @@
 #include "output_file.h"
 #include "lab_command.h"
 #include "plot_command.h"
+#include "siftr_command.h"
 #include "sweep_commands.h"
 #include "netsim/app/iperf2_from_result.h"
 #include "netsim/app/ping_report.h"
@@ -237,6 +238,7 @@ int dispatch(const std::vector<std::string>& args) {
     if (o.command == "calibrate") return command_calibrate(o, args);
     if (o.command == "lab") return command_lab(o, args);
     if (o.command == "plot") return command_plot(o);
+    if (o.command == "siftr") return command_siftr(o);
     return command_topo(o);
   } catch (const ScenarioError& e) {
     std::cerr << e.what() << "\n";
