@@ -424,6 +424,35 @@ TEST(SteadyStateAllocations, Iperf2TcpPathAllocatesNothing) {
   });
 }
 
+// SIFTR 1.2.4 and 1.3.0 on the CPU-bound sender, writing its log: hooks in
+// both directions, the writer's queue and batches, the per-flow table, the
+// formatted lines through the log file's buffer.
+TEST(SteadyStateAllocations, TcpPathWithSiftrLogAllocatesNothing) {
+  for (const char* version : {"1.2.4", "1.3.0"}) {
+    SCOPED_TRACE(version);
+    const ScenarioSpec spec = client_server_scenario(
+        "1s", "host: s, type: nth, every: 100, packet: 0, match: { protocol: tcp, dst_port: 5001 }",
+        "type: tcp, app: iperf2, from: c, to: s, time: 3s, cc: cubic, tso: false",
+        std::string(", hz: 1000, cpu: { tx_segment: 2us, frequency: 3GHz }, siftr: { version: ") + version +
+            ", flowid: none }");
+    BuiltScenario b = build_scenario(spec);
+    const std::string path =
+        (std::filesystem::temp_directory_path() / ("netsim-alloc-siftr-" + std::to_string(::getpid()))).string();
+    tcp::Siftr& siftr = *b.siftrs.at(0).siftr;
+    siftr.set_log_file(path);
+    std::uint64_t logged0 = 0;
+    expect_steady_tcp_path_allocates_nothing(b, [&](bool after) {
+      if (after) {
+        EXPECT_GT(siftr.stats().records_logged - logged0, 20'000u);
+      } else {
+        logged0 = siftr.stats().records_logged;
+      }
+    });
+    siftr.finish();
+    std::filesystem::remove(path);
+  }
+}
+
 struct CountingHandler final : EventHandler {
   std::uint64_t fired = 0;
   void handle_event(std::uint64_t) override { ++fired; }
