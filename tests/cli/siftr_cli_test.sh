@@ -62,7 +62,8 @@ if [ $? -eq 0 ]; then pass "t6-predictions ($(cat "$work/t6.out"))"; else fail "
 
 # A log netsim wrote, taken as measured data (--data, format siftr): its
 # record count is exactly the run's.
-one=(--profile "$src/scenarios/profiles/t6-ipv4-fit.profile.yaml" --set 'sweep={}')
+one=(--profile "$src/scenarios/profiles/t6-ipv4-fit.profile.yaml" --set 'sweep={}' --set hosts.s1.address=10.1.1.2
+     --set hosts.r1.address=10.1.1.3 --set hosts.s1.siftr.version=1.3.0 --set traffic.iperf.time=10s --set duration=10500ms)
 "$netsim" run "$t6" "${one[@]}" --siftr "$work/t6.log" >/dev/null 2>&1
 expect siftr-log-as-data 0 'v4 +1.3.0 +10 +1 +([0-9.]+) +\1 +\+0.0' '' -- "$netsim" run "$t6" "${one[@]}" \
   --set measured.metric=siftr_records --data "$work/t6.log:family=v4,siftr=1.3.0,duration_s=10" --format compare
