@@ -146,7 +146,7 @@ void expect_one_icmpv6_run(const std::string& text, double avg_ms) {
 }
 
 TEST(Ping6Report, OlderAndNewerLayoutsParseToo) {
-  // FreeBSD 13's ping6: "PING6(", "ping6 statistics", "std-dev".
+  // Older FreeBSD ping6 (KAME's): "PING6(", "ping6 statistics", "std-dev".
   expect_one_icmpv6_run("PING6(56=40+8+8 bytes) fd00::2 --> fd00::3\n"
                         "16 bytes from fd00::3, icmp_seq=0 hlim=64 time=0.300 ms\n"
                         "\n--- fd00::3 ping6 statistics ---\n"

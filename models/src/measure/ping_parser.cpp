@@ -25,7 +25,8 @@ std::vector<std::string_view> split_at(std::string_view text, char separator) {
 }
 
 // FreeBSD's ping -6 (ping6): "PING(56=40+8+8 bytes) fd00::2 --> fd00::3";
-// FreeBSD 13 and earlier print "PING6(...".
+// older releases (the KAME ping6) print "PING6(..." (which release changed it
+// was not checked).
 bool is_ping6_banner(const Words& w) {
   return w.size() == 5 && (w[0].starts_with("PING(") || w[0].starts_with("PING6(")) && w[1] == "bytes)" &&
          w[3] == "-->";
