@@ -209,6 +209,29 @@ TEST(Ipv6MssAndHeaderSizes, FreeBsdSenderToLinuxReceiverWithoutTimestamps) {
   EXPECT_EQ(v4.largest_frame, 1460u + 20u + 20u);
 }
 
+TEST(Ipv6MssAndHeaderSizes, LinuxSenderToLinuxReceiver) {
+  // tcp_sync_mss: mss_cache = 1500 - ip_header - 20 - 12 (timestamps); GSO
+  // cuts its bursts into frames of exactly 1500 IP bytes.
+  for (IpVersion v : {IpVersion::v6, IpVersion::v4}) {
+    SCOPED_TRACE(v == IpVersion::v6 ? "IPv6" : "IPv4");
+    const std::uint32_t ip_header = v == IpVersion::v6 ? 40 : 20;
+    Simulation sim(3);
+    auto [a, b] = two_host_link(sim, 1000, v);
+    FrameLog out_a;
+    a->add_tap(TapPoint::egress, &out_a);
+    sim.add<LinuxTcpReceiver>("server", *b, LinuxTcpConfig{});
+    auto& tx = sim.add<lnx::LinuxTcpSender>("client", *a, b->id(), 5201, lnx::LinuxTcpConfig{});
+    tx.set_unlimited_data(true);
+    tx.connect();
+    sim.run_until(100_ms);
+    EXPECT_EQ(out_a.syn_mss(), 1500 - ip_header - 20);
+    EXPECT_EQ(tx.info().mss, 1500 - ip_header - 20 - 12);
+    std::uint32_t largest = 0;
+    for (const Frame& f : out_a.frames) largest = std::max(largest, f.ip_bytes);
+    EXPECT_EQ(largest, 1500u);
+  }
+}
+
 // The most wire segments of one TSO burst: a host CPU that takes 50 us per
 // packet handed to the driver (and nothing per segment) makes each burst
 // pass the egress point at one instant, and lets ACKs pile up meanwhile so
