@@ -143,6 +143,41 @@ TEST(GroReceiveNic, SixtyFourKilobyteLimitSplits) {
   EXPECT_DOUBLE_EQ(net.nic->mean_aggregate_segments(), 25.0);
 }
 
+TEST(GroReceiveNic, SixtyFourKilobyteLimitCountsTheIpv6Header) {
+  // skb_gro_receive's limit is on the IP length, headers included. 1393-byte
+  // segments: over IPv4 20 + 32 + 47 x 1393 = 65523 stays below 65536, over
+  // IPv6 40 + 32 + 47 x 1393 = 65543 does not, so 46 segments make the first
+  // aggregate there.
+  for (IpVersion v : {IpVersion::v4, IpVersion::v6}) {
+    GroNet net(slow_irq(), 10_Gbps, 250, 0, 0, 0, v);
+    net.burst(0, 0, 50, 1393);
+    net.sim.run();
+    const std::uint16_t first = v == IpVersion::v4 ? 47 : 46;
+    ASSERT_EQ(net.sink.rx.size(), 2u);
+    EXPECT_EQ(net.sink.rx[0].segments, first);
+    EXPECT_EQ(net.sink.rx[1].segments, 50 - first);
+  }
+}
+
+TEST(GroReceiveNic, NeverMergesAcrossAddressFamilies) {
+  // Two in-order segments of the same addresses and ports, one IPv4 and one
+  // IPv6 (inet_gro_receive and ipv6_gro_receive keep separate flows): each
+  // goes up alone.
+  GroNet net(slow_irq());
+  Packet first = segment(0, kMss);
+  first.src = 0;
+  Packet second = segment(kMss, kMss);
+  second.src = 0;
+  second.ip_version = IpVersion::v6;
+  net.nic->receive(net.sim.packets().clone(first), net.link->port_at_b());
+  net.nic->receive(net.sim.packets().clone(second), net.link->port_at_b());
+  net.sim.run();
+  ASSERT_EQ(net.sink.rx.size(), 2u);
+  EXPECT_EQ(net.sink.rx[0].segments, 1);
+  EXPECT_EQ(net.sink.rx[1].segments, 1);
+  EXPECT_EQ(net.nic->counters().aggregates, 0u);
+}
+
 TEST(GroReceiveNic, BudgetExhaustedFlushesAllBelowHz1000) {
   GroNet net(slow_irq(), 10_Gbps, 250);
   net.burst(0, 0, 70);

@@ -144,6 +144,56 @@ TEST(WireFrame, Ipv6UdpHasPayloadLengthAndAPseudoHeaderChecksum) {
   EXPECT_NE(get16(udp + 6), 0u);  // IPv6 forbids a zero UDP checksum
 }
 
+// An echo request (to the responder's port 0) or reply of 16 data bytes.
+Packet echo(IpProtocol protocol, IpVersion v, bool request) {
+  Packet p;
+  p.src = request ? 1 : 2;
+  p.dst = request ? 2 : 1;
+  p.src_port = request ? 0x4d2 : 0;
+  p.dst_port = request ? 0 : 0x4d2;
+  p.protocol = protocol;
+  p.ip_version = v;
+  p.app_seq = 3;
+  p.l4_header_bytes = kIcmpHeaderBytes;
+  p.payload_bytes = 16;
+  return p;
+}
+
+TEST(WireFrame, Icmpv6EchoHasNextHeader58Types128And129AndAPseudoHeaderChecksum) {
+  const WireAddressBook book = two_hosts("fd00::2", "fd00::3");
+  for (bool request : {true, false}) {
+    SCOPED_TRACE(request ? "request" : "reply");
+    std::uint8_t f[kMaxWireHeaderBytes] = {};
+    const std::size_t n = encode_wire_headers(echo(IpProtocol::icmpv6, IpVersion::v6, request), book, f);
+    ASSERT_EQ(n, 14u + 40u + 8u);
+    EXPECT_EQ(get16(f + 12), 0x86ddu);
+    const std::uint8_t* ip = f + 14;
+    EXPECT_EQ(get16(ip + 4), 8u + 16u);
+    EXPECT_EQ(ip[6], 58);  // next header: ICMPv6
+    EXPECT_EQ(ip[7], 64);  // hop limit
+    const std::uint8_t* icmp = ip + 40;
+    EXPECT_EQ(icmp[0], request ? 128 : 129);
+    EXPECT_EQ(icmp[1], 0);
+    EXPECT_EQ(get16(icmp + 4), 0x4d2u);  // identifier
+    EXPECT_EQ(get16(icmp + 6), 3u);      // sequence
+    // RFC 4443 2.3: the checksum covers the IPv6 pseudo-header (addresses,
+    // upper-layer length, next header 58) and the message (zero data).
+    std::uint64_t pseudo = 58 + 24;
+    for (int i = 8; i < 40; i += 2) pseudo += get16(ip + i);
+    EXPECT_EQ(ones_sum(icmp, 8, pseudo), 0xffffu);
+    EXPECT_NE(ones_sum(icmp, 8), 0xffffu);  // not the ICMPv4 checksum
+  }
+  // ICMPv4: protocol 1, types 8 and 0, no pseudo-header.
+  const WireAddressBook book4 = two_hosts("10.0.0.2", "10.0.0.3");
+  std::uint8_t f[kMaxWireHeaderBytes] = {};
+  ASSERT_EQ(encode_wire_headers(echo(IpProtocol::icmp, IpVersion::v4, true), book4, f), 14u + 20u + 8u);
+  EXPECT_EQ(f[14 + 9], 1);
+  EXPECT_EQ(f[14 + 20], 8);
+  EXPECT_EQ(ones_sum(f + 14 + 20, 8), 0xffffu);
+  ASSERT_EQ(encode_wire_headers(echo(IpProtocol::icmp, IpVersion::v4, false), book4, f), 14u + 20u + 8u);
+  EXPECT_EQ(f[14 + 20], 0);
+}
+
 TEST(WireFrame, RejectsAnAddressThatIsNotIp) {
   WireAddressBook book;
   EXPECT_THROW(book.add(1, "192.168.1"), std::invalid_argument);

@@ -83,9 +83,11 @@ struct GroNet {
   Sink sink;
   ScriptedSender* script = nullptr;
   explicit GroNet(GroReceiveNicConfig cfg = {}, DataRate rate = DataRate::gbps(1), int hz_b = 250,
-                  SimTime host_int_rx_mod = 0, SimTime host_int_latency = 0, SimTime host_int_jitter = 0) {
-    a = &sim.add<Host>("a", 0, "10.0.0.1", IpVersion::v4, 1000);
-    b = &sim.add<Host>("b", 1, "10.0.0.2", IpVersion::v4, hz_b);
+                  SimTime host_int_rx_mod = 0, SimTime host_int_latency = 0, SimTime host_int_jitter = 0,
+                  IpVersion v = IpVersion::v4) {
+    const bool v4 = v == IpVersion::v4;
+    a = &sim.add<Host>("a", 0, v4 ? "10.0.0.1" : "fd00::1", v, 1000);
+    b = &sim.add<Host>("b", 1, v4 ? "10.0.0.2" : "fd00::2", v, hz_b);
     ChannelConfig c;
     c.rate = rate;
     c.delay = 5 * kPicosPerMicro;
@@ -104,8 +106,8 @@ struct GroNet {
     script = script_storage.get();
   }
   // Back-to-back segments k = first .. first+n-1 of one flow, all sent at `t`.
-  void burst(SimTime t, std::uint32_t first, std::uint32_t n) {
-    for (std::uint32_t k = first; k < first + n; ++k) script->at(t, segment(k * kMss, kMss));
+  void burst(SimTime t, std::uint32_t first, std::uint32_t n, std::uint32_t mss = kMss) {
+    for (std::uint32_t k = first; k < first + n; ++k) script->at(t, segment(k * mss, mss));
   }
   std::unique_ptr<ScriptedSender> script_storage;
 };

@@ -414,6 +414,19 @@ TEST(ScenarioLoaderErrors, FlowBetweenIpVersions) {
   yaml.replace(yaml.find("10.0.0.2"), 8, "'fd00::2'");
   expect_text_error(yaml, 9, 32, "traffic.f.to", "both ends must use the same IP version");
 }
+TEST(ScenarioLoaderErrors, TcpAndPingFlowsBetweenIpVersions) {
+  std::string tcp = kBase;
+  tcp.replace(tcp.find("10.0.0.2"), 8, "'fd00::2'");
+  tcp.replace(tcp.find("type: udp"), 9, "type: tcp");
+  expect_text_error(tcp, 9, 32, "traffic.f.to", "flow from IPv4 host 'a' to IPv6 host 'b'");
+  std::string ping = kBase;
+  ping.replace(ping.find("10.0.0.1"), 8, "'fd00::1'");
+  ping.replace(ping.find("type: udp"), 9, "type: ping");
+  expect_text_error(ping, 9, 33, "traffic.f.to", "flow from IPv6 host 'a' to IPv4 host 'b'");
+  const ScenarioError e = text_error(ping);
+  EXPECT_EQ(std::string(e.what()), "inline.yaml:9:33: error: field 'traffic.f.to': flow from IPv6 host 'a' to IPv4 "
+                                   "host 'b': both ends must use the same IP version");
+}
 TEST(ScenarioLoaderErrors, FilterKeyForOtherType) {
   expect_text_error(kBase + "filters:\n  x: { host: b, type: random, probability: 0.5, every: 3 }\n", 11, 49,
                     "filters.x.every", "applies only to filters of type nth");

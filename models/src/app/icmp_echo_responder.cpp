@@ -4,7 +4,7 @@ namespace netsim {
 
 IcmpEchoResponder::IcmpEchoResponder(Simulation& sim, std::string name, Host& host)
     : Component(sim, std::move(name)), host_(host) {
-  host.bind(IpProtocol::icmp, kPort, this);
+  host.bind(icmp_protocol(host.ip_version()), kPort, this);
 }
 
 void IcmpEchoResponder::deliver(Packet* p) {
@@ -20,7 +20,7 @@ void IcmpEchoResponder::deliver(Packet* p) {
   Packet* r = sim().packets().alloc();
   r->flow_id = flow;
   r->dst = requester;
-  r->protocol = IpProtocol::icmp;
+  r->protocol = icmp_protocol(host_.ip_version());
   r->src_port = kPort;
   r->dst_port = ident;
   r->l4_header_bytes = kIcmpHeaderBytes;

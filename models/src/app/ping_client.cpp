@@ -14,7 +14,7 @@ PingClient::PingClient(Simulation& sim, std::string name, Host& host, const Ping
   if (config_.ident == IcmpEchoResponder::kPort) fail("identifier 0 is the echo service's");
   if (config_.interval <= 0) fail("interval must be > 0");
   if (host.route(config_.dst) == nullptr) fail("no route to destination");
-  host.bind(IpProtocol::icmp, config_.ident, this);
+  host.bind(icmp_protocol(host.ip_version()), config_.ident, this);
   // Room for every request up front, so the run itself does not allocate.
   std::uint64_t requests = config_.count;
   if (requests == 0 && config_.stop != kTimeNever && config_.stop > config_.start) {
@@ -31,7 +31,7 @@ void PingClient::handle_event(std::uint64_t) {
   Packet* p = sim().packets().alloc();
   p->flow_id = config_.flow_id;
   p->dst = config_.dst;
-  p->protocol = IpProtocol::icmp;
+  p->protocol = icmp_protocol(host_.ip_version());  // ping6: ICMPv6 echo request
   p->src_port = config_.ident;
   p->dst_port = IcmpEchoResponder::kPort;
   p->l4_header_bytes = kIcmpHeaderBytes;

@@ -34,6 +34,7 @@ std::string iputils_ms3(long us) { return printf_text("%ld.%03ld", us / 1000, us
 void write_ping_text(std::ostream& out, const results::PingResult& ping) {
   const bool linux_layout = ping.output() == "linux";
   const std::string& to = ping.to_address();
+  const bool ipv6 = to.find(':') != std::string::npos;  // ping6's layout
   const std::uint32_t icmp_bytes = ping.data_bytes() + kIcmpHeaderBytes;
   std::vector<PingReply> replies;
   for (const auto& r : ping.replies()) replies.push_back({r.icmp_seq(), r.time_ps(), 0});
@@ -43,7 +44,11 @@ void write_ping_text(std::ostream& out, const results::PingResult& ping) {
                                static_cast<double>(st.transmitted)
                          : 0.0;
   if (linux_layout) {
-    out << "PING " << to << " (" << to << ") " << ping.data_bytes() << "(" << icmp_bytes + 20 << ") bytes of data.\n";
+    if (ipv6) {
+      out << "PING " << to << "(" << to << ") " << ping.data_bytes() << " data bytes\n";
+    } else {
+      out << "PING " << to << " (" << to << ") " << ping.data_bytes() << "(" << icmp_bytes + 20 << ") bytes of data.\n";
+    }
     for (const PingReply& r : replies) {
       out << icmp_bytes << " bytes from " << to << ": icmp_seq=" << r.seq + 1 << " ttl=64 time="
           << iputils_time(whole_us(r.rtt)) << " ms\n";
@@ -72,9 +77,15 @@ void write_ping_text(std::ostream& out, const results::PingResult& ping) {
     }
     return;
   }
-  out << "PING " << to << " (" << to << "): " << ping.data_bytes() << " data bytes\n";
+  if (ipv6) {
+    out << "PING(" << icmp_bytes + 40 << "=40+8+" << ping.data_bytes() << " bytes) " << ping.from_address() << " --> "
+        << to << "\n";
+  } else {
+    out << "PING " << to << " (" << to << "): " << ping.data_bytes() << " data bytes\n";
+  }
   for (const PingReply& r : replies) {
-    out << icmp_bytes << " bytes from " << to << ": icmp_seq=" << r.seq << " ttl=64 time="
+    out << icmp_bytes << " bytes from " << to << (ipv6 ? ", icmp_seq=" : ": icmp_seq=") << r.seq
+        << (ipv6 ? " hlim=64 time=" : " ttl=64 time=")
         << printf_text("%.3f", static_cast<double>(r.rtt) / static_cast<double>(kPicosPerMilli)) << " ms\n";
   }
   out << "\n--- " << to << " ping statistics ---\n"

@@ -10,7 +10,6 @@ namespace {
 
 constexpr std::uint16_t kEtherTypeIpv4 = 0x0800;
 constexpr std::uint16_t kEtherTypeIpv6 = 0x86DD;
-constexpr std::uint8_t kIpProtoIcmpv6 = 58;
 constexpr std::uint8_t kTtl = 64;
 constexpr std::uint32_t kMaxTcpOptionBytes = 40;
 // TCP option kinds (RFC 9293, 7323, 2018).
@@ -151,8 +150,7 @@ std::size_t encode_wire_headers(const Packet& p, const WireAddressBook& book, st
   const std::uint32_t ip_header = ip_header_bytes(p.ip_version);
   std::uint8_t* l4 = ip + ip_header;
 
-  std::uint8_t proto = static_cast<std::uint8_t>(p.protocol);
-  if (!v4 && p.protocol == IpProtocol::icmp) proto = kIpProtoIcmpv6;
+  const auto proto = static_cast<std::uint8_t>(p.protocol);
   std::uint32_t l4_header = 0;
   if (p.protocol == IpProtocol::tcp) {
     const std::uint32_t options = write_tcp_options(p.tcp, l4 + 20);
@@ -177,7 +175,8 @@ std::size_t encode_wire_headers(const Packet& p, const WireAddressBook& book, st
     // the client's port its identifier.
     l4_header = kIcmpHeaderBytes;
     const bool request = p.dst_port == 0;
-    l4[0] = v4 ? (request ? 8 : 0) : (request ? 128 : 129);
+    const bool icmpv6 = p.protocol == IpProtocol::icmpv6;
+    l4[0] = icmpv6 ? (request ? 128 : 129) : (request ? 8 : 0);
     l4[1] = 0;
     put16(l4 + 2, 0);
     put16(l4 + 4, request ? p.src_port : p.dst_port);
@@ -209,8 +208,8 @@ std::size_t encode_wire_headers(const Packet& p, const WireAddressBook& book, st
   // The payload is zeros: the checksum covers the pseudo-header and the header only.
   const std::uint32_t length16 = clamp16(l4_length);
   std::uint16_t check = 0;
-  if (p.protocol == IpProtocol::icmp && v4) {
-    check = fold(sum_words(l4, l4_header));
+  if (p.protocol == IpProtocol::icmp) {
+    check = fold(sum_words(l4, l4_header));  // ICMPv4 has no pseudo-header
   } else {
     check = fold(pseudo_header_sum(p.ip_version, src, dst, proto, v4 ? length16 : static_cast<std::uint32_t>(l4_length)) +
                  sum_words(l4, l4_header));

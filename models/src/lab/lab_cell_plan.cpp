@@ -141,6 +141,7 @@ const char* protocol_name(IpProtocol p) {
     case IpProtocol::tcp: return "tcp";
     case IpProtocol::udp: return "udp";
     case IpProtocol::icmp: return "icmp";
+    case IpProtocol::icmpv6: return "icmpv6";
   }
   return "all";
 }

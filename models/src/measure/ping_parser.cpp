@@ -24,11 +24,38 @@ std::vector<std::string_view> split_at(std::string_view text, char separator) {
   }
 }
 
+// FreeBSD's ping -6 (ping6): "PING(56=40+8+8 bytes) fd00::2 --> fd00::3";
+// older releases (the KAME ping6) print "PING6(..." (which release changed it
+// was not checked).
+bool is_ping6_banner(const Words& w) {
+  return w.size() == 5 && (w[0].starts_with("PING(") || w[0].starts_with("PING6(")) && w[1] == "bytes)" &&
+         w[3] == "-->";
+}
+
 // "PING host (addr): 56 data bytes" (FreeBSD, also "... from src: 56 data
-// bytes" with -S), "PING host (addr) 56(84) bytes of data." (Linux).
+// bytes" with -S), "PING host (addr) 56(84) bytes of data." (Linux),
+// "PING host(addr) 56 data bytes" (Linux to an IPv6 host; recent iputils
+// put a space before the parenthesis), or FreeBSD's ping6 banner.
 bool is_banner(const Line& line, const Words& w) {
   const std::string_view text = report_text::trim(line.text);
-  return w.size() >= 3 && w[0] == "PING" && (text.ends_with(" data bytes") || text.ends_with(" bytes of data."));
+  return (w.size() >= 3 && w[0] == "PING" && (text.ends_with(" data bytes") || text.ends_with(" bytes of data."))) ||
+         is_ping6_banner(w);
+}
+
+// An address as ping prints it after "from" or in the banner's parentheses,
+// without the punctuation that follows it: IPv6 if it has a colon.
+bool is_ipv6_address(std::string_view word) {
+  while (!word.empty() && (word.back() == ':' || word.back() == ',')) word.remove_suffix(1);
+  return word.find(':') != std::string_view::npos;
+}
+
+// Whether a banner names an IPv6 destination.
+bool banner_is_ipv6(const Line& line, const Words& w) {
+  if (is_ping6_banner(w)) return true;
+  const std::size_t open = line.text.find('(');
+  const std::size_t close = line.text.find(')', open);
+  return open != std::string_view::npos && close != std::string_view::npos &&
+         is_ipv6_address(line.text.substr(open + 1, close - open - 1));
 }
 
 // "64 bytes from 192.168.50.89: icmp_seq=0 ttl=64 time=0.612 ms"; other ICMP
@@ -88,8 +115,10 @@ class PingReader {
         if (pending_) unfinished();
         pending_ = true;
         banner_line_ = last_line_ = line.number;
+        ipv6_ = banner_is_ipv6(line, words);
       } else if (is_reply(words)) {
         reply(line, words);
+        ipv6_ = ipv6_ || is_ipv6_address(words[3]);
         pending_ = true;
         last_line_ = line.number;
       } else if (is_statistics(words)) {
@@ -127,11 +156,12 @@ class PingReader {
     current_.line = banner_line_ != 0 ? banner_line_ : line.number;
     current_.tool = "ping";
     current_.side = "";
-    current_.protocol = "ICMP";
+    current_.protocol = ipv6_ ? "ICMPv6" : "ICMP";
     current_.has_rates = false;
     statistics_line_ = line.number;
     pending_ = false;
     banner_line_ = 0;
+    ipv6_ = false;
     state_ = State::counts;
   }
 
@@ -260,6 +290,7 @@ class PingReader {
   State state_ = State::none;
   bool pending_ = false;    // a banner or reply lines whose statistics are still to come
   int banner_line_ = 0;     // the pending ping's banner, 0 if none
+  bool ipv6_ = false;       // the pending ping's banner or replies name an IPv6 address
   int last_line_ = 0;       // the pending ping's last line
   int statistics_line_ = 0;  // the open block's statistics line
 };

@@ -72,7 +72,7 @@ inline constexpr std::array<std::string_view, 5> kHostCapturePointNames{"wire_in
                                                                         "wire_out"};
 inline constexpr std::array<std::string_view, 2> kFilterHooks{"ingress", "egress"};
 inline constexpr std::array<std::string_view, 2> kFilterTypes{"nth", "random"};
-inline constexpr std::array<std::string_view, 3> kProtocols{"tcp", "udp", "icmp"};
+inline constexpr std::array<std::string_view, 4> kProtocols{"tcp", "udp", "icmp", "icmpv6"};
 inline constexpr std::array<std::string_view, 3> kTrafficTypes{"udp", "tcp", "ping"};
 // A Linux sender's congestion controls. A FreeBSD sender's are its
 // scenario's cc::CcRegistry (netsim's own modules, then the user's); which

@@ -103,7 +103,8 @@ class Validator {
   template <std::size_t N>
   bool switched_on(const Field& f, const std::array<std::string_view, N>& keys);
   void parse_filter(const std::string& name, const Field& f);
-  void parse_match(const Field& f, MatchSpec& m);
+  // Returns the `protocol` field, if given (its family is checked once the host is known).
+  std::optional<Field> parse_match(const Field& f, MatchSpec& m);
   void parse_flow(const std::string& name, const Field& f);
   void parse_udp_flow(const std::string& name, const Field& f);
   void parse_ping_flow(const std::string& name, const Field& f);
@@ -659,6 +660,7 @@ void Validator::parse_filter(const std::string& name, const Field& f) {
 
   std::optional<Field> host;
   std::optional<Field> packet;
+  std::optional<Field> protocol;
   const auto only_for = [&](FilterType t, const Field& v, const std::string& key) {
     if (fs.type != t) {
       r_.fail(key_field(v), "'" + key + "' applies only to filters of type " +
@@ -684,7 +686,7 @@ void Validator::parse_filter(const std::string& name, const Field& f) {
       only_for(FilterType::random, v, key);
       fs.probability = r_.real(v, 0.0, 1.0);
     } else if (key == "match") {
-      parse_match(v, fs.match);
+      if (auto at = parse_match(v, fs.match)) protocol.emplace(*at);
     } else if (key == "params") {
       if (fs.type != FilterType::custom) {
         r_.fail(key_field(v), "'params' applies only to filters of a registered type, and this filter is of type " +
@@ -706,17 +708,32 @@ void Validator::parse_filter(const std::string& name, const Field& f) {
   }
   spec_.filters.push_back(std::move(fs));
 
-  deferred_.emplace_back([this, h = *host, host_name = spec_.filters.back().host] {
+  deferred_.emplace_back([this, h = *host, host_name = spec_.filters.back().host, protocol,
+                          p = spec_.filters.back().match.protocol] {
     resolve(h, host_name, true, "filters can only be attached to hosts");
+    // Echoes travel as the host's family's ICMP: a rule for the other one
+    // never matches (ip6tables warns "never matched protocol: icmp").
+    const IpVersion v = is_ipv6_host(host_name) ? IpVersion::v6 : IpVersion::v4;
+    if (protocol && (p == IpProtocol::icmp || p == IpProtocol::icmpv6) && p != icmp_protocol(v)) {
+      r_.fail(*protocol, std::string(p == IpProtocol::icmp ? "icmp" : "icmpv6") + " never matches on " +
+                             (v == IpVersion::v6 ? "IPv6" : "IPv4") + " host '" + host_name + "': its echoes are " +
+                             (v == IpVersion::v6 ? "icmpv6" : "icmp"));
+    }
   });
 }
 
-void Validator::parse_match(const Field& f, MatchSpec& m) {
+std::optional<Field> Validator::parse_match(const Field& f, MatchSpec& m) {
   std::optional<Field> port_at;
+  std::optional<Field> protocol_at;
+  std::string protocol;
   r_.visit_fields(f, kMatchKeys, [&](const std::string& key, const Field& v) {
     if (key == "protocol") {
-      const std::string& protocol = r_.choice(v, kProtocols);
-      m.protocol = protocol == "tcp" ? IpProtocol::tcp : protocol == "udp" ? IpProtocol::udp : IpProtocol::icmp;
+      protocol = r_.choice(v, kProtocols);
+      m.protocol = protocol == "tcp"      ? IpProtocol::tcp
+                   : protocol == "udp"    ? IpProtocol::udp
+                   : protocol == "icmpv6" ? IpProtocol::icmpv6
+                                          : IpProtocol::icmp;
+      protocol_at.emplace(v);
     } else if (key == "src_port") {
       m.src_port = static_cast<std::uint16_t>(r_.integer(v, 1, 65535));
       port_at.emplace(v);
@@ -726,7 +743,10 @@ void Validator::parse_match(const Field& f, MatchSpec& m) {
     }
   });
   // As iptables: --sport/--dport exist only for -p tcp and -p udp.
-  if (port_at && m.protocol == IpProtocol::icmp) r_.fail(*port_at, "icmp has no ports: match it by protocol alone");
+  if (port_at && (m.protocol == IpProtocol::icmp || m.protocol == IpProtocol::icmpv6)) {
+    r_.fail(*port_at, protocol + " has no ports: match it by protocol alone");
+  }
+  return protocol_at;
 }
 
 void Validator::parse_flow(const std::string& name, const Field& f) {
@@ -856,6 +876,14 @@ void Validator::parse_ping_flow(const std::string& name, const Field& f) {
   });
   check_flow_ends(f, seen, fl, at);
   spec_.ping_flows.push_back(std::move(fl));
+  if (seen.count("size") == 0) {
+    // FreeBSD's ping6 (ping -6) sends only its 8-byte timestamp by default
+    // (DEFDATALEN = sizeof(struct tv32)); iputils sends 56 over either family.
+    deferred_.emplace_back([this, i = spec_.ping_flows.size() - 1] {
+      PingFlowSpec& ping = spec_.ping_flows[i];
+      if (ping.output == "freebsd" && is_ipv6_host(ping.from)) ping.data_bytes = 8;
+    });
+  }
 }
 
 void Validator::parse_tcp_flow(const std::string& name, const Field& f) {

@@ -55,8 +55,9 @@ FreeBsdTcpSender::FreeBsdTcpSender(Simulation& sim, std::string name, Host& host
   tp_.t_rttmin = timers_.rexmit_min;
   tp_.t_rxtcur = timers_.rexmit_initial;  // tcp_newtcpcb: TCPTV_RTOBASE
   if (config_.lrd) tp_.t_flags |= TF_LRD;  // tcp_newtcpcb, with net.inet.tcp.sack.lrd
-  tp_.t_maxseg = 536;                      // tcp_mssdflt until the SYN exchange
-  tp_.maxseg = tp_.fixed_maxseg = 536;
+  // tcp_newtcpcb: tcp_mssdflt (tcp_v6mssdflt over IPv6) until the SYN exchange.
+  tp_.t_maxseg = default_mss(host.ip_version());
+  tp_.maxseg = tp_.fixed_maxseg = tp_.t_maxseg;
   sync_clock();
   cc::cc_attach(tp_, *cc_);
   Rng rng = sim.rng_stream("tcp/" + this->name() + "/iss");
@@ -251,7 +252,7 @@ void FreeBsdTcpSender::handle_syn_ack(const Packet& p) {
   sack_on_ = config_.sack && th.sack_permitted;
   ts_on_ = config_.timestamps && th.ts_present;
   if (ts_on_) ts_recent_ = th.ts_val;
-  set_maxseg(th.mss != 0 ? th.mss : 536);
+  set_maxseg(th.mss != 0 ? th.mss : default_mss(host_.ip_version()));
   tp_.snd_wnd = th.window;  // a SYN's window is never scaled
   tp_.max_sndwnd = tp_.snd_wnd;
   snd_wl1_ = th.seq;

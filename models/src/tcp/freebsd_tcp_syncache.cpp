@@ -9,12 +9,12 @@
 #include "netsim/tcp/freebsd_tcp_sender.h"
 #include "netsim/tcp/tcp_option_layout.h"
 #include "netsim/tcp/tcp_rtt.h"
+#include "netsim/tcp/tcp_segment.h"
 
 namespace netsim::tcp {
 namespace {
 
 constexpr int kSyncacheRexmtLimit = 3;     // net.inet.tcp.syncache.rexmtlimit (SYNCACHE_MAXREXMTS)
-constexpr std::uint32_t kTcpMssDflt = 536;  // net.inet.tcp.mssdflt: no MSS option
 constexpr std::uint32_t kSyncacheWindow = 65535;  // sc_wnd: sbspace clipped to TCP_MAXWIN
 
 }  // namespace
@@ -33,7 +33,8 @@ void FreeBsdTcpSender::syncache_add(const Packet& syn) {
   sc_winscale_ = th.wscale != 0xff;
   tp_.snd_scale = sc_winscale_ ? std::min<std::uint8_t>(th.wscale, 14) : 0;
   snd_scale_offered_ = sc_winscale_ ? config_.request_wscale : 0;
-  peer_mss_ = th.mss != 0 ? th.mss : kTcpMssDflt;
+  // No MSS option: tcp_mss_update's offer of tcp_mssdflt (tcp_v6mssdflt over IPv6).
+  peer_mss_ = th.mss != 0 ? th.mss : default_mss(host_.ip_version());
   tp_.snd_una = tp_.snd_nxt = tp_.snd_max = tp_.snd_recover = iss_;
   state_ = State::syn_received;
   sc_rxmits_ = 0;

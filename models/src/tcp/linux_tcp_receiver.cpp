@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "netsim/tcp/tcp_option_layout.h"
+#include "netsim/tcp/tcp_segment.h"
 
 namespace netsim::tcp {
 namespace {
@@ -176,7 +177,8 @@ void LinuxTcpReceiver::take_peer_syn(Conn& c, const TcpSegmentInfo& th) const {
   c.wscale_ok = th.wscale != 0xff;
   c.snd_wscale = c.wscale_ok ? std::min<std::uint8_t>(th.wscale, 14) : 0;
   c.rcv_wscale = c.wscale_ok ? config_.wscale : 0;
-  c.mss_clamp = th.mss != 0 ? th.mss : kMssDefault;
+  // No MSS option: the family's mss_clamp (af_ops->mss_clamp, tcp_v6_connect: 1220 over IPv6).
+  c.mss_clamp = th.mss != 0 ? th.mss : default_mss(host_.ip_version());
   c.tcp_header_len = kTcpHeaderBytes + (c.ts_ok ? kTsAligned : 0);
   c.irs = th.seq;
   c.rcv_nxt = th.seq + 1;

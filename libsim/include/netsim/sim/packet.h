@@ -16,11 +16,14 @@ using NodeId = std::uint32_t;
 inline constexpr NodeId kNoNode = UINT32_MAX;
 
 enum class IpVersion : std::uint8_t { v4 = 4, v6 = 6 };
-enum class IpProtocol : std::uint8_t { icmp = 1, tcp = 6, udp = 17 };
+// IANA protocol numbers: IPv4's protocol field, IPv6's next header.
+enum class IpProtocol : std::uint8_t { icmp = 1, tcp = 6, udp = 17, icmpv6 = 58 };
 
 inline constexpr std::uint32_t ip_header_bytes(IpVersion v) { return v == IpVersion::v4 ? 20 : 40; }
 inline constexpr std::uint32_t kUdpHeaderBytes = 8;
-inline constexpr std::uint32_t kIcmpHeaderBytes = 8;  // echo request/reply: type, code, checksum, id, seq
+inline constexpr std::uint32_t kIcmpHeaderBytes = 8;  // echo request/reply: type, code, checksum, id, seq (ICMPv6 too)
+// The protocol that carries echo requests over an IP version: ICMP, or ICMPv6 (RFC 4443).
+inline constexpr IpProtocol icmp_protocol(IpVersion v) { return v == IpVersion::v4 ? IpProtocol::icmp : IpProtocol::icmpv6; }
 inline constexpr std::uint32_t kTcpHeaderBytes = 20;  // without options
 
 // TCP header fields the models use (filled in by the TCP models).

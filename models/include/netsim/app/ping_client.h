@@ -50,7 +50,7 @@ struct PingStats {
 
 class PingClient final : public Component, public EventHandler, public Endpoint {
  public:
-  // Binds (icmp, config.ident) on `host`.
+  // Binds (icmp, config.ident) on `host`; ICMPv6 (ping6) on an IPv6 host.
   PingClient(Simulation& sim, std::string name, Host& host, const PingConfig& config);
 
   void handle_event(std::uint64_t tag) override;

@@ -11,7 +11,17 @@
 // none from 100 ms on, the counts line "N packets transmitted, M received,
 // L% packet loss, time Tms" (%g and whole ms) and "rtt min/avg/max/mdev = ...
 // ms". The TTL printed is 64, both systems' default: the model's switches
-// and routers forward frames without decrementing it. IPv4 layout only.
+// and routers forward frames without decrementing it.
+//
+// To an IPv6 host, as ping -6 (ping6) prints: FreeBSD (sbin/ping/ping6.c of
+// freebsd-src main, believed to be 14.x's; older releases print "PING6(")
+// "PING(64=40+8+16 bytes) SRC --> DST" (IP, ICMPv6 and data lengths), per
+// reply "24 bytes from DST, icmp_seq=0 hlim=64 time=0.612 ms" (a comma after
+// the address, the hop limit as hlim), the statistics as for IPv4. iputils
+// (ping/ping6_common.c) "PING DST(DST) 56 data bytes" (no space before the
+// parenthesis, no total length; current iputils, ping/ping_output.c, prints
+// a space: which release changed it was not checked),
+// replies and statistics as for IPv4 (the hop limit as ttl).
 #pragma once
 
 #include <ostream>

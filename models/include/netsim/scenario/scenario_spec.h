@@ -233,7 +233,7 @@ struct PingFlowSpec {
   std::string to;
   std::uint64_t count = 0;        // 0: until stop (or the end of the run)
   SimTime interval = 1'000'000'000'000;  // 1 s
-  std::int64_t data_bytes = 56;   // ICMP data (ping -s), 8 .. 65507
+  std::int64_t data_bytes = 56;   // ICMP data (ping -s), 8 .. 65507; FreeBSD's ping6 default is 8
   SimTime start = 0;
   std::optional<SimTime> stop;    // no request from then on; nullopt: the end of the run
   std::string output = "freebsd"; // freebsd | linux

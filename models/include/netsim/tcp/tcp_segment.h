@@ -23,5 +23,10 @@ struct SynOptions {
 void fill_syn(Packet& p, std::uint32_t iss, const SynOptions& o);
 // The route's MTU less the IP and TCP headers (1500 when there is no route).
 std::uint32_t route_mss(const Host& host, NodeId peer);
+// The MSS a stack assumes before the handshake and for a peer that sends no
+// MSS option: 536 over IPv4 (FreeBSD's net.inet.tcp.mssdflt, Linux's
+// TCP_MSS_DEFAULT), 1220 over IPv6 (the 1280-byte minimum MTU less 60 bytes
+// of headers: FreeBSD's net.inet.tcp.v6mssdflt, Linux's IPv6 mss_clamp).
+inline constexpr std::uint32_t default_mss(IpVersion v) { return v == IpVersion::v4 ? 536 : 1220; }
 
 }  // namespace netsim::tcp

@@ -46,7 +46,7 @@ LinuxTcpSender::LinuxTcpSender(Simulation& sim, std::string name, Host& host, No
   tp_.icsk_rto_min = TCP_RTO_MIN(tp_.clock.hz);
   tp_.icsk_rto = TCP_TIMEOUT_INIT(tp_.clock.hz);
   tp_.reordering = config_.reordering;
-  tp_.mss_cache = 536;
+  tp_.mss_cache = default_mss(host.ip_version());
   Rng rng = sim.rng_stream("tcp/" + this->name() + "/iss");
   iss_ = static_cast<std::uint32_t>(rng.next_u64());
   ts_offset_ = static_cast<std::uint32_t>(rng.next_u64());
@@ -143,7 +143,9 @@ void LinuxTcpSender::handle_syn_ack(const Packet& p) {
   if (ts_on_) ts_recent_ = th.ts_val;
   // tcp_sync_mss / tcp_mss_clamp: path MTU and the peer's offer, less the timestamp option.
   const std::uint32_t path_mss = route_mss(host_, peer_);
-  tp_.mss_cache = std::min<std::uint32_t>(path_mss, th.mss != 0 ? th.mss : 536) - (ts_on_ ? 12u : 0u);
+  // Without an MSS option mss_clamp stays at its default (tcp_v6_connect: 1220 over IPv6).
+  const std::uint32_t clamp = th.mss != 0 ? th.mss : default_mss(host_.ip_version());
+  tp_.mss_cache = std::min<std::uint32_t>(path_mss, clamp) - (ts_on_ ? 12u : 0u);
   tp_.snd_wnd = th.window;  // a SYN's window is never scaled
   tp_.max_window = tp_.snd_wnd;
   tp_.snd_una = th.ack;
