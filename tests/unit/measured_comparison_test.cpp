@@ -75,6 +75,41 @@ TEST(MeasuredComparison, MeanRangeErrorAndClaims) {
             "200Mbps,1,201,200,7,250,-20\n");
 }
 
+// measured.columns: extra CSV columns, each the compared flow's value of a
+// metric (a SIFTR log's size on its sending host, iperf3's max_snd_cwnd).
+TEST(MeasuredComparison, ColumnsAddTheFlowsMetricsToTheCsv) {
+  std::string text = kScenario;
+  text.replace(text.find("  claims:"), std::string::npos,
+               "  columns: { mbps: sender_mbps, log_bytes: siftr_log_bytes, max_cwnd_bytes: max_cwnd_bytes }\n");
+  const auto m = parse_measured(parse_scenario_text(text, "cmp.yaml"));
+  ASSERT_TRUE(m.has_value());
+  results::RunSet runs = make_runs();
+  for (auto& r : *runs.mutable_runs()) {
+    r.mutable_flows(0)->set_src("a");
+    auto* s = r.add_siftr();
+    s->set_host("a");
+    s->set_log_bytes(1000 * r.seed());
+    auto* i = r.add_iperf3();
+    i->set_flow("f");
+    i->add_streams()->set_max_snd_cwnd(5000);
+    i->add_streams()->set_max_snd_cwnd(7000);
+  }
+  std::ostringstream csv;
+  write_comparison_csv(csv, runs, *m);
+  EXPECT_EQ(csv.str(),
+            "rate,seed,sender_mbps,receiver_mbps,retransmits,measured_mbps,error_pct,mbps,log_bytes,max_cwnd_bytes\n"
+            "100Mbps,1,91,90,7,100,-10,91,1000,7000\n"
+            "100Mbps,2,111,110,7,100,10,111,2000,7000\n"
+            "200Mbps,1,201,200,7,250,-20,201,1000,7000\n");
+  text.replace(text.find("max_cwnd_bytes: max_cwnd_bytes"), 30, "max_cwnd_bytes: cwnd_max");
+  try {
+    parse_measured(parse_scenario_text(text, "cmp.yaml"));
+    ADD_FAILURE() << "an unknown column metric was accepted";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("measured.columns.max_cwnd_bytes"), std::string::npos) << e.what();
+  }
+}
+
 TEST(MeasuredComparison, NoCellsMeansNoComparison) {
   std::string text = kScenario;
   text = text.substr(0, text.find("measured:"));

@@ -82,6 +82,17 @@ double siftr_metric(const results::RunResult& r, const results::FlowStats& f, co
   return 0;
 }
 
+// The largest snd_cwnd iperf3 -J reports over the flow's data streams
+// (max_snd_cwnd: the most of its interval samples); 0 for a flow without iperf3.
+double max_cwnd_bytes(const results::RunResult& r, const results::FlowStats& f) {
+  std::uint32_t most = 0;
+  for (const results::Iperf3Result& i : r.iperf3()) {
+    if (i.flow() != f.name()) continue;
+    for (const results::Iperf3Stream& s : i.streams()) most = std::max(most, s.max_snd_cwnd());
+  }
+  return most;
+}
+
 // A flow's value of a measured metric in run `r`: its throughput at either
 // end, its retransmitted segments (a udp flow's lost datagrams), its sender's
 // RTOs and loss recoveries, its receiver's delayed-ACK timer ACKs, its
@@ -90,6 +101,7 @@ double siftr_metric(const results::RunResult& r, const results::FlowStats& f, co
 // without a CPU model).
 double flow_metric(const results::RunResult& r, const results::FlowStats& f, const std::string& metric) {
   if (is_siftr_metric(metric)) return siftr_metric(r, f, metric);
+  if (metric == "max_cwnd_bytes") return max_cwnd_bytes(r, f);
   if (metric == "sender_tx_drops") return sender_tx_drops(r, f);
   if (metric == "receiver_rx_drops") return receiver_rx_drops(r, f);
   if (metric == "receiver_pause_frames") return receiver_pause_frames(r, f);
@@ -118,13 +130,13 @@ bool is_throughput_metric(const std::string& metric) { return metric == "receive
 
 bool is_known_metric(const std::string& metric) {
   return is_throughput_metric(metric) || is_count_metric(metric) || is_cpu_metric(metric) || is_rtt_metric(metric) ||
-         is_siftr_metric(metric);
+         is_siftr_metric(metric) || metric == "max_cwnd_bytes";
 }
 
 // A metric other than the three fixed columns of the single-metric CSV
 // (sender_mbps, receiver_mbps, retransmits) gets a column of its own.
 bool has_own_column(const std::string& metric) {
-  return is_cpu_metric(metric) || is_rtt_metric(metric) || is_siftr_metric(metric) ||
+  return is_cpu_metric(metric) || is_rtt_metric(metric) || is_siftr_metric(metric) || metric == "max_cwnd_bytes" ||
          (is_count_metric(metric) && metric != "retransmits");
 }
 
@@ -135,7 +147,7 @@ int metric_decimals(const std::string& metric) { return is_rtt_metric(metric) ? 
 constexpr const char* kMetricChoices = "metric must be receiver_mbps, sender_mbps, retransmits, rto_count, "
                                        "recovery_episodes, receiver_delayed_acks, sender_tx_drops, receiver_rx_drops, "
                                        "receiver_pause_frames, cpu_sender_pct, cpu_receiver_pct, rtt_min_ms, rtt_avg_ms, rtt_max_ms, "
-                                       "rtt_stddev_ms, siftr_log_bytes or siftr_records";
+                                       "rtt_stddev_ms, siftr_log_bytes, siftr_records or max_cwnd_bytes";
 
 double metric(const results::RunResult& r, const results::FlowStats& f, const MeasuredSpec& m) {
   return flow_metric(r, f, m.metric);
