@@ -38,15 +38,7 @@ TEST(SiftrFlowHash, ToeplitzMatchesTheRssVerificationSuite) {
   // Microsoft's RSS verification values for the default key (TCP/IPv4 and
   // TCP/IPv6 4-tuples: source address, destination address, ports).
   const auto v4 = [](const char* src, const char* dst, std::uint16_t sp, std::uint16_t dp) {
-    std::vector<std::uint8_t> in;
-    for (const SiftrAddress& a : {addr(src), addr(dst)}) {
-      in.insert(in.end(), a.bytes.begin(), a.bytes.begin() + (a.family == IpVersion::v4 ? 4 : 16));
-    }
-    for (const std::uint16_t p : {sp, dp}) {
-      in.push_back(static_cast<std::uint8_t>(p >> 8));
-      in.push_back(static_cast<std::uint8_t>(p));
-    }
-    return toeplitz_hash(mpath_entropy_key(), in);
+    return toeplitz_hash(mpath_entropy_key(), rss_hash_input(addr(src), addr(dst), sp, dp).span());
   };
   EXPECT_EQ(v4("66.9.149.187", "161.142.100.80", 2794, 1766), 0x51ccc178u);
   EXPECT_EQ(v4("199.92.111.2", "65.69.140.83", 14230, 4739), 0xc626b0eau);

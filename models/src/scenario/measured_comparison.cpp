@@ -101,7 +101,7 @@ double max_cwnd_bytes(const results::RunResult& r, const results::FlowStats& f) 
 // without a CPU model).
 double flow_metric(const results::RunResult& r, const results::FlowStats& f, const std::string& metric) {
   if (is_siftr_metric(metric)) return siftr_metric(r, f, metric);
-  if (metric == "max_cwnd_bytes") return max_cwnd_bytes(r, f);
+  if (is_iperf3_metric(metric)) return max_cwnd_bytes(r, f);
   if (metric == "sender_tx_drops") return sender_tx_drops(r, f);
   if (metric == "receiver_rx_drops") return receiver_rx_drops(r, f);
   if (metric == "receiver_pause_frames") return receiver_pause_frames(r, f);
@@ -130,13 +130,13 @@ bool is_throughput_metric(const std::string& metric) { return metric == "receive
 
 bool is_known_metric(const std::string& metric) {
   return is_throughput_metric(metric) || is_count_metric(metric) || is_cpu_metric(metric) || is_rtt_metric(metric) ||
-         is_siftr_metric(metric) || metric == "max_cwnd_bytes";
+         is_siftr_metric(metric) || is_iperf3_metric(metric);
 }
 
 // A metric other than the three fixed columns of the single-metric CSV
 // (sender_mbps, receiver_mbps, retransmits) gets a column of its own.
 bool has_own_column(const std::string& metric) {
-  return is_cpu_metric(metric) || is_rtt_metric(metric) || is_siftr_metric(metric) || metric == "max_cwnd_bytes" ||
+  return is_cpu_metric(metric) || is_rtt_metric(metric) || is_siftr_metric(metric) || is_iperf3_metric(metric) ||
          (is_count_metric(metric) && metric != "retransmits");
 }
 

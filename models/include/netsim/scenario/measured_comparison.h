@@ -78,6 +78,8 @@ bool is_rtt_metric(const std::string& metric);
 inline bool is_siftr_metric(const std::string& metric) {
   return metric == "siftr_log_bytes" || metric == "siftr_records";
 }
+// max_cwnd_bytes: the most of iperf3's max_snd_cwnd over a flow's streams.
+inline bool is_iperf3_metric(const std::string& metric) { return metric == "max_cwnd_bytes"; }
 // What a measured or simulated value is compared as: itself, or for a count
 // at least 1, so that a count of 0 (no RTO in the run) stays a finite miss.
 inline double compared_value(bool count, double v) { return count && v < 1.0 ? 1.0 : v; }

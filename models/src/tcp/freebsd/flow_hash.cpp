@@ -31,8 +31,8 @@ const std::array<std::uint8_t, 40>& mpath_entropy_key() {
   return key;
 }
 
-FiveTupleBytes software_hash_input(const SiftrAddress& src, const SiftrAddress& dst, std::uint16_t src_port,
-                                   std::uint16_t dst_port, std::uint8_t proto) {
+FiveTupleBytes rss_hash_input(const SiftrAddress& src, const SiftrAddress& dst, std::uint16_t src_port,
+                              std::uint16_t dst_port) {
   FiveTupleBytes in;
   const std::size_t alen = src.family == IpVersion::v4 ? 4 : 16;
   std::size_t n = 0;
@@ -42,15 +42,16 @@ FiveTupleBytes software_hash_input(const SiftrAddress& src, const SiftrAddress& 
   in.bytes[n++] = static_cast<std::uint8_t>(src_port);
   in.bytes[n++] = static_cast<std::uint8_t>(dst_port >> 8);
   in.bytes[n++] = static_cast<std::uint8_t>(dst_port);
-  in.bytes[n++] = proto;
-  n += 3;  // spare[3], zero
   in.size = n;
   return in;
 }
 
-std::uint32_t software_flow_hash(const SiftrAddress& src, const SiftrAddress& dst, std::uint16_t src_port,
-                                 std::uint16_t dst_port, std::uint8_t proto) {
-  return toeplitz_hash(mpath_entropy_key(), software_hash_input(src, dst, src_port, dst_port, proto).span());
+FiveTupleBytes software_hash_input(const SiftrAddress& src, const SiftrAddress& dst, std::uint16_t src_port,
+                                   std::uint16_t dst_port, std::uint8_t proto) {
+  FiveTupleBytes in = rss_hash_input(src, dst, src_port, dst_port);
+  in.bytes[in.size] = proto;
+  in.size += 4;  // proto and spare[3], zero
+  return in;
 }
 
 }  // namespace netsim::tcp

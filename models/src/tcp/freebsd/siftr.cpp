@@ -53,20 +53,6 @@ SiftrAddress parse_address(const std::string& text, IpVersion v) {
 
 std::size_t address_bytes(const SiftrAddress& a) { return a.family == IpVersion::v4 ? 4 : 16; }
 
-// The 12 / 36 bytes an RSS NIC hashes for a received TCP segment: source and
-// destination address, source and destination port.
-std::uint32_t rss_hash(const SiftrAddress& src, const SiftrAddress& dst, std::uint16_t sport, std::uint16_t dport) {
-  std::array<std::uint8_t, 36> in{};
-  std::size_t n = 0;
-  for (std::size_t i = 0; i < address_bytes(src); ++i) in[n++] = src.bytes[i];
-  for (std::size_t i = 0; i < address_bytes(dst); ++i) in[n++] = dst.bytes[i];
-  in[n++] = static_cast<std::uint8_t>(sport >> 8);
-  in[n++] = static_cast<std::uint8_t>(sport);
-  in[n++] = static_cast<std::uint8_t>(dport >> 8);
-  in[n++] = static_cast<std::uint8_t>(dport);
-  return toeplitz_hash(mpath_entropy_key(), {in.data(), n});
-}
-
 }  // namespace
 
 Siftr::Siftr(Simulation& sim, std::string name, Host& host, const SiftrConfig& config)
@@ -196,13 +182,16 @@ std::uint32_t Siftr::flow_id(const Connection& c, std::uint32_t& flowtype) const
   // inp_flowid: tcp_input copies the SYN-ACK's mbuf hash into the inpcb.
   if (config_.flowid == SiftrFlowIdSource::nic && t.state() == FreeBsdTcpSender::State::established) {
     flowtype = c.laddr.family == IpVersion::v4 ? M_HASHTYPE_RSS_TCP_IPV4 : M_HASHTYPE_RSS_TCP_IPV6;
-    return rss_hash(c.faddr, c.laddr, t.peer_port(), t.local_port());
+    return toeplitz_hash(mpath_entropy_key(), rss_hash_input(c.faddr, c.laddr, t.peer_port(), t.local_port()).span());
   }
   flowtype = 0;
   return 0;
 }
 
+// One walk through siftr_chkpkt for both calls: cost() takes its cycles,
+// run() its outcome, so the two cannot disagree on the path.
 Siftr::HookPath Siftr::classify(const Packet& p, PfilDir dir) const {
+  using Outcome = HookPath::Outcome;
   HookPath h;
   if (!enabled_ || p.protocol != IpProtocol::tcp) return h;
   const SiftrCosts& c = config_.costs;
@@ -210,28 +199,38 @@ Siftr::HookPath Siftr::classify(const Packet& p, PfilDir dir) const {
   const auto port_passes = [&](std::uint16_t a, std::uint16_t b) {
     return config_.port_filter == 0 || config_.port_filter == a || config_.port_filter == b;
   };
-  if (v130 && !port_passes(p.src_port, p.dst_port)) return h;  // checked first, on the header
+  if (v130 && !port_passes(p.src_port, p.dst_port)) return h;  // checked first, on the header, uncounted
   h.cycles += c.hook;
   h.conn = find_connection(p, dir);
-  if (h.conn == nullptr) return h;
-  const FreeBsdTcpSender& t = *h.conn->tcp;
-  if (v130) {
-    if (tcps_state(t.state()) < TCPS_ESTABLISHED) return h;
-    std::uint32_t flowtype = 0;
-    std::uint32_t id = flow_id(*h.conn, flowtype);
-    if (id == 0) {
-      const FiveTupleBytes in =
-          software_hash_input(h.conn->laddr, h.conn->faddr, t.local_port(), t.peer_port(), 6);
-      h.cycles += c.toeplitz_per_bit * 8 * static_cast<std::int64_t>(in.size);
-      id = toeplitz_hash(mpath_entropy_key(), in.span());
-    }
-    if (find_flow(id, nullptr, 0) < 0) h.cycles += c.flow_setup;
-  } else if (!port_passes(t.local_port(), t.peer_port())) {
-    return h;  // 1.2.4 filters on the inpcb's ports, after the lookup
+  if (h.conn == nullptr) {
+    h.outcome = Outcome::no_inpcb;
+    return h;
   }
-  if (config_.queue_limit > 0 && queue_.size() >= config_.queue_limit) return h;
+  const FreeBsdTcpSender& t = *h.conn->tcp;
+  h.flowid = flow_id(*h.conn, h.flowtype);  // inp_flowid / inp_flowtype
+  if (v130) {
+    if (tcps_state(t.state()) < TCPS_ESTABLISHED) {
+      h.outcome = Outcome::no_tcpcb;
+      return h;
+    }
+    if (h.flowid == 0) {
+      const FiveTupleBytes in = software_hash_input(h.conn->laddr, h.conn->faddr, t.local_port(), t.peer_port(), 6);
+      h.cycles += c.toeplitz_per_bit * 8 * static_cast<std::int64_t>(in.size);
+      h.flowid = toeplitz_hash(mpath_entropy_key(), in.span());
+      h.flowtype = M_HASHTYPE_OPAQUE;
+    }
+    h.flow = find_flow(h.flowid, nullptr, 0);
+    if (h.flow < 0) h.cycles += c.flow_setup;
+  } else if (!port_passes(t.local_port(), t.peer_port())) {
+    h.outcome = Outcome::filtered;  // 1.2.4 filters on the inpcb's ports, after the lookup
+    return h;
+  }
+  if (config_.queue_limit > 0 && queue_.size() >= config_.queue_limit) {
+    h.outcome = Outcome::queue_full;
+    return h;
+  }
   h.cycles += c.hook_record;
-  h.queued = true;
+  h.outcome = Outcome::queued;
   return h;
 }
 
@@ -244,52 +243,34 @@ SimTime Siftr::cost(const Packet& p, PfilDir dir) {
 }
 
 void Siftr::run(const Packet& p, PfilDir dir) {
-  if (!enabled_ || p.protocol != IpProtocol::tcp) return;
+  using Outcome = HookPath::Outcome;
+  const HookPath h = classify(p, dir);
+  if (h.outcome == Outcome::ignored) return;
   const bool in = dir == PfilDir::in;
-  const bool v130 = config_.version == SiftrVersion::v1_3_0;
   const auto count = [in](std::uint32_t& in_counter, std::uint32_t& out_counter) {
     ++(in ? in_counter : out_counter);
   };
-  const auto port_passes = [&](std::uint16_t a, std::uint16_t b) {
-    return config_.port_filter == 0 || config_.port_filter == a || config_.port_filter == b;
-  };
-  if (v130 && !port_passes(p.src_port, p.dst_port)) return;
   ++(in ? counters_.n_in : counters_.n_out);
-  const Connection* conn = find_connection(p, dir);
-  if (conn == nullptr) {
-    count(counters_.nskip_in_inpcb, counters_.nskip_out_inpcb);
-    return;
+  switch (h.outcome) {
+    case Outcome::no_inpcb: count(counters_.nskip_in_inpcb, counters_.nskip_out_inpcb); return;
+    case Outcome::no_tcpcb: count(counters_.nskip_in_tcpcb, counters_.nskip_out_tcpcb); return;
+    case Outcome::filtered: return;
+    default: break;
   }
-  const FreeBsdTcpSender& t = *conn->tcp;
+  const FreeBsdTcpSender& t = *h.conn->tcp;
   Queued q;
-  if (v130) {
-    if (tcps_state(t.state()) < TCPS_ESTABLISHED) {
-      count(counters_.nskip_in_tcpcb, counters_.nskip_out_tcpcb);
-      return;
-    }
-    std::uint32_t flowtype = 0;
-    std::uint32_t id = flow_id(*conn, flowtype);
-    if (id == 0) {
-      id = software_flow_hash(conn->laddr, conn->faddr, t.local_port(), t.peer_port(), 6);
-      flowtype = M_HASHTYPE_OPAQUE;
-    }
-    q.record.flowid = id;
-    q.record.flowtype = flowtype;
-    q.flow = find_flow(id, nullptr, 0);
-    if (q.flow < 0) {
-      SiftrRecord r;
-      siftdata(*conn, dir, r);
-      q.flow = new_flow(id, nullptr, 0, r);
-    }
-  } else {
-    if (!port_passes(t.local_port(), t.peer_port())) return;
-    q.record.flowid = flow_id(*conn, q.record.flowtype);  // inp_flowid / inp_flowtype as they are
+  q.record.flowid = h.flowid;
+  q.record.flowtype = h.flowtype;
+  q.flow = h.flow;
+  // 1.3.0 makes a new flow's node before it asks for the pkt_node.
+  if (config_.version == SiftrVersion::v1_3_0 && q.flow < 0) {
+    q.flow = new_flow(h.flowid, nullptr, 0, {h.conn->laddr, t.local_port(), h.conn->faddr, t.peer_port()});
   }
-  if (config_.queue_limit > 0 && queue_.size() >= config_.queue_limit) {
+  if (h.outcome == Outcome::queue_full) {
     count(counters_.nskip_in_malloc, counters_.nskip_out_malloc);
     return;
   }
-  siftdata(*conn, dir, q.record);
+  siftdata(*h.conn, dir, q.record);
   queue_.push_back(q);
   ++stats_.records_queued;
   stats_.max_queue = std::max<std::uint64_t>(stats_.max_queue, queue_.size());
@@ -344,14 +325,14 @@ std::int32_t Siftr::find_flow(std::uint32_t key, const std::uint8_t* key_bytes, 
 }
 
 std::int32_t Siftr::new_flow(std::uint32_t key, const std::uint8_t* key_bytes, std::size_t key_len,
-                             const SiftrRecord& r) {
+                             const SiftrFlow& flow) {
   FlowNode f;
   f.key = key;
   if (key_bytes != nullptr) std::memcpy(f.key_bytes.data(), key_bytes, key_len);
   f.order = static_cast<std::uint32_t>(flows_.size());
-  f.flow = {r.laddr, r.lport, r.faddr, r.fport};
-  f.laddr_text = siftr_address_text(r.laddr);
-  f.faddr_text = siftr_address_text(r.faddr);
+  f.flow = flow;
+  f.laddr_text = siftr_address_text(flow.laddr);
+  f.faddr_text = siftr_address_text(flow.faddr);
   flows_.push_back(f);
   const auto i = static_cast<std::int32_t>(flows_.size() - 1);
   buckets_[key].push_back(i);
@@ -388,7 +369,7 @@ std::int64_t Siftr::process(Queued& q) {
     const std::uint32_t h = hash32_buf({key.data(), n}, 0);
     flow = find_flow(h, key.data(), n);
     if (flow < 0) {
-      flow = new_flow(h, key.data(), n, r);
+      flow = new_flow(h, key.data(), n, {r.laddr, r.lport, r.faddr, r.fport});
       cycles += c.flow_setup;
       created = true;
     }

@@ -34,6 +34,27 @@ void address_v124(SiftrLine& out, const SiftrAddress& a) {
   }
 }
 
+// laddr PORT_SEP lport BETWEEN faddr PORT_SEP fport: a record's "a,p,a,p"
+// and a flow_list entry's "a;p-a;p". 1.3.0 prints the flow's cached address
+// text (%s), 1.2.4 formats the address itself.
+void endpoints(SiftrLine& out, SiftrVersion v, const SiftrFlow& f, const SiftrAddressText& laddr_text,
+               const SiftrAddressText& faddr_text, std::string_view port_sep, std::string_view between) {
+  const auto address = [&](const SiftrAddress& a, const SiftrAddressText& text) {
+    if (v == SiftrVersion::v1_2_4) {
+      address_v124(out, a);
+    } else {
+      out.s(text.view());
+    }
+  };
+  address(f.laddr, laddr_text);
+  out.literal(port_sep);
+  out.u(f.lport);
+  out.literal(between);
+  address(f.faddr, faddr_text);
+  out.literal(port_sep);
+  out.u(f.fport);
+}
+
 // The fields both versions print after the ports, from ssthresh on.
 void tcpcb_fields(SiftrVersion v, const SiftrRecord& r, SiftrLine& out) {
   const bool old = v == SiftrVersion::v1_2_4;
@@ -148,48 +169,25 @@ void format_siftr_record(SiftrVersion v, const SiftrRecord& r, const SiftrAddres
   out.literal(".");
   out.zero_padded(static_cast<std::uint64_t>(r.tv_usec), 6);
   out.literal(",");
-  if (v == SiftrVersion::v1_2_4) {
-    address_v124(out, r.laddr);
-    out.literal(",");
-    out.u(r.lport);
-    out.literal(",");
-    address_v124(out, r.faddr);
-    out.literal(",");
-    out.u(r.fport);
-  } else {
-    out.s(laddr_text.view());
-    out.literal(",");
-    out.u(r.lport);
-    out.literal(",");
-    out.s(faddr_text.view());
-    out.literal(",");
-    out.u(r.fport);
-  }
+  endpoints(out, v, {r.laddr, r.lport, r.faddr, r.fport}, laddr_text, faddr_text, ",", ",");
   tcpcb_fields(v, r, out);
   out.truncate_to(siftr_max_log_msg_len(v));
 }
 
 namespace {
+// %06ld
 std::string usecs6(std::int32_t us) {
-  std::string s = std::to_string(us);
-  return std::string(s.size() < 6 ? 6 - s.size() : 0, '0') + s;
+  SiftrLine l;
+  l.zero_padded(static_cast<std::uint64_t>(us), 6);
+  return std::string(l.view());
 }
 
+// One flow_list entry: "laddr;lport-faddr;fport,".
 std::string flow_text(SiftrVersion v, const SiftrFlow& f) {
-  std::string out;
-  if (v == SiftrVersion::v1_3_0) {
-    out += std::string(siftr_address_text(f.laddr).view()) + ";" + std::to_string(f.lport) + "-" +
-           std::string(siftr_address_text(f.faddr).view()) + ";" + std::to_string(f.fport) + ",";
-    return out;
-  }
+  const bool cached = v == SiftrVersion::v1_3_0;
   SiftrLine l;
-  address_v124(l, f.laddr);
-  l.literal(";");
-  l.u(f.lport);
-  l.literal("-");
-  address_v124(l, f.faddr);
-  l.literal(";");
-  l.u(f.fport);
+  endpoints(l, v, f, cached ? siftr_address_text(f.laddr) : SiftrAddressText{},
+            cached ? siftr_address_text(f.faddr) : SiftrAddressText{}, ";", "-");
   l.literal(",");
   return std::string(l.view());
 }

@@ -39,20 +39,24 @@ inline constexpr std::uint32_t M_HASHTYPE_RSS_TCP_IPV4 = M_HASHTYPE_HASHPROP | 2
 inline constexpr std::uint32_t M_HASHTYPE_RSS_TCP_IPV6 = M_HASHTYPE_HASHPROP | 4;  // 132
 inline constexpr std::uint32_t M_HASHTYPE_OPAQUE = 63;
 
-// The bytes fib{4,6}_calc_software_hash hash: source and destination
-// address, ports (network order), protocol, zero padding; 16 bytes for IPv4,
-// 40 for IPv6. `src` is the local end (the inpcb's laddr), as SIFTR passes it.
+// A hash input: up to the 40 bytes of struct _hash_5tuple_ipv6.
 struct FiveTupleBytes {
   std::array<std::uint8_t, 40> bytes{};
   std::size_t size = 0;
   std::span<const std::uint8_t> span() const { return {bytes.data(), size}; }
 };
+
+// What an RSS NIC hashes for a received TCP segment (M_HASHTYPE_RSS_TCP_IPV4/6):
+// source and destination address, source and destination port (network
+// order); 12 bytes for IPv4, 36 for IPv6.
+FiveTupleBytes rss_hash_input(const SiftrAddress& src, const SiftrAddress& dst, std::uint16_t src_port,
+                              std::uint16_t dst_port);
+
+// What fib{4,6}_calc_software_hash hash (its hash type is
+// M_HASHTYPE_OPAQUE): the RSS 4-tuple, then protocol and zero padding; 16
+// bytes for IPv4, 40 for IPv6. `src` is the local end (the inpcb's laddr),
+// as SIFTR passes it. The key is mpath_entropy_key.
 FiveTupleBytes software_hash_input(const SiftrAddress& src, const SiftrAddress& dst, std::uint16_t src_port,
                                    std::uint16_t dst_port, std::uint8_t proto);
-
-// fib{4,6}_calc_software_hash: the Toeplitz hash of that input under
-// mpath_entropy_key; the hash type it reports is M_HASHTYPE_OPAQUE.
-std::uint32_t software_flow_hash(const SiftrAddress& src, const SiftrAddress& dst, std::uint16_t src_port,
-                                 std::uint16_t dst_port, std::uint8_t proto);
 
 }  // namespace netsim::tcp

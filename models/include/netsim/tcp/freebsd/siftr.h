@@ -115,17 +115,22 @@ class Siftr final : public Component, public PfilHook, public EventHandler {
   };
   // What the hook does with a packet: the path through siftr_chkpkt.
   struct HookPath {
+    // ignored: not TCP, SIFTR disabled, or 1.3.0's header port filter (uncounted);
+    // the others are counted in n_in / n_out, then skipped or queued.
+    enum class Outcome { ignored, no_inpcb, no_tcpcb, filtered, queue_full, queued };
+    Outcome outcome = Outcome::ignored;
     std::int64_t cycles = 0;
     const Connection* conn = nullptr;
-    bool queued = false;  // passes every check and gets a pkt_node
+    std::uint32_t flowid = 0;    // what the record logs
+    std::uint32_t flowtype = 0;
+    std::int32_t flow = -1;      // 1.3.0: the flow node by flow id; -1: a new flow
   };
 
   HookPath classify(const Packet& p, PfilDir dir) const;
   const Connection* find_connection(const Packet& p, PfilDir dir) const;
   std::uint32_t flow_id(const Connection& c, std::uint32_t& flowtype) const;
   std::int32_t find_flow(std::uint32_t key, const std::uint8_t* key_bytes, std::size_t key_len) const;
-  std::int32_t new_flow(std::uint32_t key, const std::uint8_t* key_bytes, std::size_t key_len,
-                        const SiftrRecord& r);
+  std::int32_t new_flow(std::uint32_t key, const std::uint8_t* key_bytes, std::size_t key_len, const SiftrFlow& flow);
   void siftdata(const Connection& c, PfilDir dir, SiftrRecord& r) const;
   // siftr_process_pkt: returns the writer's cycles for the record.
   std::int64_t process(Queued& q);
