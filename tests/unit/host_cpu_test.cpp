@@ -14,6 +14,7 @@
 #include "netsim/host/host.h"
 #include "netsim/host/host_cpu.h"
 #include "netsim/app/iperf3_client.h"
+#include "netsim/app/iperf3_cpu_meter.h"
 #include "netsim/app/iperf3_server.h"
 #include "netsim/scenario/measured_comparison.h"
 #include "netsim/scenario/scenario_builder.h"
@@ -44,6 +45,35 @@ TEST(HostCpu, WorkIsServedInOrderAndAfterTheQueue) {
   f.sim.run_until(us(40));
   EXPECT_EQ(cpu.run(us(5), CpuContext::system), us(45));  // idle CPU: starts now
   EXPECT_EQ(cpu.items(), 3u);
+}
+
+// iperf3's cpu_util: on FreeBSD the interrupt context (ithreads, netisr,
+// softclock, hardclock handlers) is not the process's rusage; on Linux the
+// figure keeps it.
+TEST(Iperf3CpuMeter, AFreeBsdProcessLeavesItsInterruptThreadsOut) {
+  CpuFixture f;
+  HostCpu cpu(f.clock, HostCpuCosts{.tx_segment = us(1)});
+  app::Iperf3CpuMeter freebsd;
+  app::Iperf3CpuMeter linux_side;
+  freebsd.set_cpu(&cpu, true);
+  linux_side.set_cpu(&cpu);
+  freebsd.start(0);
+  linux_side.start(0);
+  cpu.run(us(30), CpuContext::system);
+  cpu.run(us(10), CpuContext::interrupt);
+  cpu.run(us(20), CpuContext::user);
+  f.sim.run_until(us(100));
+  freebsd.stop(us(100));
+  linux_side.stop(us(100));
+  const auto fb = freebsd.measured();
+  const auto lx = linux_side.measured();
+  ASSERT_TRUE(fb.has_value());
+  ASSERT_TRUE(lx.has_value());
+  EXPECT_DOUBLE_EQ((*fb)[0], 50.0);  // user 20 + system 30 of 100 us
+  EXPECT_DOUBLE_EQ((*fb)[1], 20.0);
+  EXPECT_DOUBLE_EQ((*fb)[2], 30.0);
+  EXPECT_DOUBLE_EQ((*lx)[0], 60.0);  // + the 10 us of interrupt work
+  EXPECT_DOUBLE_EQ((*lx)[2], 40.0);
 }
 
 TEST(HostCpu, HardclockHandlersStretchWorkThatSpansTickEdges) {

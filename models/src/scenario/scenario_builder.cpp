@@ -221,7 +221,7 @@ BuiltTcpFlow build_reverse_iperf3(Simulation& sim, const ScenarioSpec& spec, con
                                                    server_streams);
   client.set_server_streams(server.data_streams());
   client.set_host_cpu(to.cpu());
-  server.set_host_cpu(from.cpu());
+  server.set_host_cpu(from.cpu(), true);  // a FreeBSD host
   auto& flow = sim.add<Iperf3ReverseTcpFlow>(fl.name + "/iperf3", client, server);
   BuiltTcpFlow built{&fl, server_streams.front(), server_streams, nullptr, &flow};
   built.iperf3_reverse_client = &client;
@@ -639,7 +639,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     for (const tcp::TcpSendSocket* st : streams) scfg.stream_ports.push_back(st->local_port());
     auto& server = sim.add<app::Iperf3Server>(fl.name + "/iperf3-server", *l.rx, client.control_channel(), scfg);
     client.set_server_streams(server.data_streams());
-    client.set_host_cpu(from->cpu());
+    client.set_host_cpu(from->cpu(), !linux_sender);  // FreeBSD: ithreads are not the process's time
     server.set_host_cpu(to->cpu());
     auto& flow = sim.add<Iperf3TcpFlow>(fl.name + "/iperf3", client, server);
     l.servers->push_back(&server);

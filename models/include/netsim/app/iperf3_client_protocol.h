@@ -110,7 +110,10 @@ class Iperf3ClientProtocol : public Component, public EventHandler {
                                     (s.empty() ? end_ : s.back().end) - start_);
   }
   // The client host's CPU model, for cpu_util in the results (none: fixed figures).
-  void set_host_cpu(const HostCpu* cpu) { cpu_meter_.set_cpu(cpu); }
+  // own_interrupt_threads: a FreeBSD host (Iperf3CpuMeter).
+  void set_host_cpu(const HostCpu* cpu, bool own_interrupt_threads = false) {
+    cpu_meter_.set_cpu(cpu, own_interrupt_threads);
+  }
   // iperf3's cpu_util over this side's test: {total, user, system} percent
   // (nothing without a CPU model, or before the test has run).
   std::optional<std::array<double, 3>> cpu_util() const { return cpu_meter_.measured(); }

@@ -59,7 +59,10 @@ class Iperf3ServerProtocol : public Component {
     return iperf3_side_results_json(streams_, cpu_meter_.figures(kIperf3ServerCpu), end_ - start_);
   }
   // The server host's CPU model, for cpu_util in the results (none: fixed figures).
-  void set_host_cpu(const HostCpu* cpu) { cpu_meter_.set_cpu(cpu); }
+  // own_interrupt_threads: a FreeBSD host (Iperf3CpuMeter).
+  void set_host_cpu(const HostCpu* cpu, bool own_interrupt_threads = false) {
+    cpu_meter_.set_cpu(cpu, own_interrupt_threads);
+  }
   // iperf3's cpu_util over this side's test: {total, user, system} percent
   // (nothing without a CPU model, or before the test has run).
   std::optional<std::array<double, 3>> cpu_util() const { return cpu_meter_.measured(); }
