@@ -311,7 +311,7 @@ TEST(MeasuredComparison, SeveralMetricsCsvAndText) {
   std::string header, row1;
   std::getline(lines, header);
   std::getline(lines, row1);
-  EXPECT_EQ(header, "r1,seed,s1_mbps,s2_mbps,jain,measured_s1_mbps,measured_s2_mbps,measured_jain");
+  EXPECT_EQ(header, "r1,seed,s1_mbps,s2_mbps,jain,measured_s1_mbps,measured_s2_mbps,measured_jain,error_pct");
   EXPECT_EQ(row1.substr(0, 20), "100Mbps,1,317,533,0.");
   EXPECT_NE(row1.find(",317,533,0.94"), std::string::npos) << row1;
   std::ostringstream text;
@@ -406,7 +406,7 @@ TEST(MeasuredComparison, SeveralMetricsErrorsNameTheField) {
     }
   };
   expect_error("jain: 0.94", "jain: 94", "measured.cells[0].jain", "at most 1");
-  expect_error("s2: 533, ", "", "measured.cells[0].s2", "missing the measured value 's2'");
+  expect_error("s1: 317, ", "", "measured.cells[0].s1", "missing the measured value 's1'");
   expect_error("fairness: [s1, s2]", "fairness: [s1]", "measured.metrics.jain.fairness", "at least two");
   expect_error("{ flow: s1 }", "{ flow: s1, colour: red }", "measured.metrics.s1.colour", "unknown key");
   expect_error("  metrics:", "  metric: receiver_mbps\n  metrics:", "measured.metrics", "not both");
@@ -581,7 +581,7 @@ TEST(MeasuredComparison, StackCountersWithAMeasuredZero) {
   std::ostringstream csv2;
   write_comparison_csv(csv2, runs, *mm);
   EXPECT_EQ(csv2.str().substr(0, csv2.str().find('\n')),
-            "rate,seed,t_mbps,d_receiver_delayed_acks,measured_t_mbps,measured_d_receiver_delayed_acks");
+            "rate,seed,t_mbps,d_receiver_delayed_acks,measured_t_mbps,measured_d_receiver_delayed_acks,error_pct");
   EXPECT_DOUBLE_EQ(compare(runs, *mm)[1].metrics[1].error, 25.0);
 
   // A negative count is an error; a rate of 0 still is one.
@@ -596,6 +596,58 @@ TEST(MeasuredComparison, StackCountersWithAMeasuredZero) {
   std::string zero_rate = kScenario;
   zero_rate.replace(zero_rate.find("value: 100"), 10, "value: 0");
   EXPECT_THROW(parse_measured(parse_scenario_text(zero_rate, "cmp.yaml")), ScenarioError);
+}
+
+}  // namespace
+}  // namespace netsim
+
+namespace netsim {
+namespace {
+
+// T4's block: throughput in Gbit/s and both hosts' CPU, named CSV columns,
+// CPU errors in points, and a cell that leaves a CPU figure out.
+TEST(MeasuredComparison, NamedColumnsGbpsCpuPointsAndCellsWithoutAMetric) {
+  std::string text = kTwoFlows;
+  const std::string from = text.substr(text.find("  metrics:"));
+  text.replace(text.find("  metrics:"), from.size(), R"(  metrics:
+    gbps: { flow: s1, metric: receiver_gbps, column: gbps }
+    rx_cpu: { flow: s1, metric: cpu_receiver_pct, column: server_cpu_pct }
+  cells:
+    - { r1: 100Mbps, gbps: 0.3, rx_cpu: 50 }
+    - { r1: 200Mbps, gbps: 0.5 }
+)");
+  const auto m = parse_measured(parse_scenario_text(text, "t4.yaml"));
+  ASSERT_TRUE(m.has_value());
+  ASSERT_EQ(m->cells.size(), 2u);
+  EXPECT_FALSE(is_measured(m->cells[1].values[1]));
+  results::RunSet runs = two_flow_runs();
+  for (auto& r : *runs.mutable_runs()) r.mutable_flows(0)->set_receiver_cpu_pct(55.0);
+  const auto rows = compare(runs, *m);
+  ASSERT_EQ(rows.size(), 2u);
+  // s1 at 358.5 Mbit/s = 0.3585 Gbit/s against 0.3; CPU 55 against 50: +5 points.
+  EXPECT_NEAR(rows[0].metrics[0].sim_mean, 0.3585, 1e-12);
+  EXPECT_NEAR(rows[0].metrics[1].error, 5.0, 1e-12);
+  EXPECT_FALSE(is_measured(rows[1].metrics[1].measured));
+  std::ostringstream csv;
+  write_comparison_csv(csv, runs, *m);
+  const std::string out = csv.str();
+  EXPECT_EQ(out.substr(0, out.find('\n')), "r1,seed,gbps,server_cpu_pct,measured_gbps,measured_server_cpu_pct,error_pct");
+  // The 200Mbps run: no measured CPU (empty), the throughput error -> 0.6 vs 0.5: +20%.
+  EXPECT_NE(out.find("200Mbps,1,0.6,55,0.5,,19.99"), std::string::npos) << out;
+  std::ostringstream table;
+  write_comparison_text(table, runs, *m);
+  EXPECT_NE(table.str().find("error pt"), std::string::npos) << table.str();
+}
+
+TEST(MeasuredComparison, AColumnNameMayNotShadowAFixedColumn) {
+  std::string text = kTwoFlows;
+  text.replace(text.find("s2: { flow: s2, metric: receiver_mbps }"), 39, "s2: { flow: s2, column: error_pct }");
+  try {
+    parse_measured(parse_scenario_text(text, "bad.yaml"));
+    FAIL() << "no error";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(e.field, "measured.metrics.s2.column");
+  }
 }
 
 }  // namespace

@@ -209,7 +209,7 @@ TEST(PingMeasured, RoundTripMetricsCompareInMilliseconds) {
   write_comparison_csv(csv, set, *m);
   EXPECT_EQ(csv.str().substr(0, csv.str().find('\n')),
             "hz,seed,min_rtt_min_ms,avg_rtt_avg_ms,max_rtt_max_ms,measured_min_rtt_min_ms,measured_avg_rtt_avg_ms,"
-            "measured_max_rtt_max_ms");
+            "measured_max_rtt_max_ms,error_pct");
 }
 
 TEST(PingScenarioErrors, BadKeys) {

@@ -286,6 +286,7 @@ class Calibrator {
       for (std::size_t c = 0; c < fitted_cells_.size(); ++c) {
         const MeasuredCell& cell = measured_.cells[fitted_cells_[c]];
         for (std::size_t k : spec_.metrics) {
+          if (!is_measured(cell.values[k])) continue;  // a metric this cell left out
           r.push_back(residual(sims[c][k].mean, cell.values[k], measured_.metrics[k].is_count()));
         }
       }
@@ -320,6 +321,7 @@ class Calibrator {
       const MeasuredCell& cell = measured_.cells[c];
       const bool cell_fitted = is_fitted(spec_, measured_, cell);
       for (std::size_t k = 0; k < measured_.metrics.size(); ++k) {
+        if (!is_measured(cell.values[k])) continue;  // a metric this cell left out
         const Summary& s = sims[c][k];
         CellResult x;
         x.key_values = cell.key_values;
@@ -386,7 +388,13 @@ class Calibrator {
     }
   }
 
-  std::size_t fitted_residual_count() const { return fitted_cells_.size() * spec_.metrics.size(); }
+  std::size_t fitted_residual_count() const {
+    std::size_t n = 0;
+    for (std::size_t c : fitted_cells_) {
+      for (std::size_t k : spec_.metrics) n += is_measured(measured_.cells[c].values[k]) ? 1 : 0;
+    }
+    return n;
+  }
 
   void note(const std::string& line) const {
     if (options_.note) options_.note(line);

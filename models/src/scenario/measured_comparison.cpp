@@ -115,6 +115,8 @@ double flow_metric(const results::RunResult& r, const results::FlowStats& f, con
   if (metric == "rtt_avg_ms") return f.rtt_avg_ms();
   if (metric == "rtt_max_ms") return f.rtt_max_ms();
   if (metric == "rtt_stddev_ms") return f.rtt_stddev_ms();
+  if (metric == "sender_gbps") return f.sender_mbps() / 1000.0;
+  if (metric == "receiver_gbps") return f.receiver_mbps() / 1000.0;
   return metric == "sender_mbps" ? f.sender_mbps() : f.receiver_mbps();
 }
 
@@ -124,9 +126,10 @@ bool flow_has_metric(const results::FlowStats& f, const std::string& metric) {
   return !is_rtt_metric(metric) || f.has_rtt_min_ms();
 }
 
-bool is_cpu_metric(const std::string& metric) { return metric == "cpu_sender_pct" || metric == "cpu_receiver_pct"; }
 
-bool is_throughput_metric(const std::string& metric) { return metric == "receiver_mbps" || metric == "sender_mbps"; }
+bool is_throughput_metric(const std::string& metric) {
+  return metric == "receiver_mbps" || metric == "sender_mbps" || metric == "receiver_gbps" || metric == "sender_gbps";
+}
 
 bool is_known_metric(const std::string& metric) {
   return is_throughput_metric(metric) || is_count_metric(metric) || is_cpu_metric(metric) || is_rtt_metric(metric) ||
@@ -142,9 +145,11 @@ bool has_own_column(const std::string& metric) {
 
 // Decimals the comparison prints: Mbit/s, counts and percent to 0.1, ping
 // times to the microsecond as ping(8) prints them.
-int metric_decimals(const std::string& metric) { return is_rtt_metric(metric) ? 3 : 1; }
+int metric_decimals(const std::string& metric) {
+  return is_rtt_metric(metric) ? 3 : metric == "receiver_gbps" || metric == "sender_gbps" ? 2 : 1;
+}
 
-constexpr const char* kMetricChoices = "metric must be receiver_mbps, sender_mbps, retransmits, rto_count, "
+constexpr const char* kMetricChoices = "metric must be receiver_mbps, sender_mbps, receiver_gbps, sender_gbps, retransmits, rto_count, "
                                        "recovery_episodes, receiver_delayed_acks, sender_tx_drops, receiver_rx_drops, "
                                        "receiver_pause_frames, cpu_sender_pct, cpu_receiver_pct, rtt_min_ms, rtt_avg_ms, rtt_max_ms, "
                                        "rtt_stddev_ms, siftr_log_bytes, siftr_records or max_cwnd_bytes";
@@ -227,6 +232,7 @@ bool is_rtt_metric(const std::string& metric) {
 
 double measured_error(const MeasuredMetric& k, double simulated, double measured) {
   if (k.is_fairness()) return (simulated - measured) * 100.0;
+  if (k.in_points()) return simulated - measured;
   return (simulated - measured) / compared_value(k.is_count(), measured) * 100.0;
 }
 
@@ -319,6 +325,11 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec, CellsFrom f
         const std::string dk = d.first.Scalar();
         if (dk == "flow") {
           k.flow = r.scalar(d.second, field + ".flow");
+        } else if (dk == "column") {
+          k.column = r.scalar(d.second, field + ".column");
+          if (k.column.empty() || k.column == "seed" || k.column == "error_pct" || k.column.rfind("measured_", 0) == 0) {
+            r.fail(d.second, field + ".column", "a CSV column name, not empty, seed, error_pct or measured_*");
+          }
         } else if (dk == "metric") {
           k.metric = r.scalar(d.second, field + ".metric");
           if (!is_known_metric(k.metric)) {
@@ -332,7 +343,7 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec, CellsFrom f
             k.fairness.push_back(r.scalar(d.second[i], field + ".fairness[" + std::to_string(i) + "]"));
           }
         } else {
-          r.fail(d.first, field + "." + dk, "unknown key " + scenario_internal::quoted(dk) + " (accepted: flow, metric, fairness)");
+          r.fail(d.first, field + "." + dk, "unknown key " + scenario_internal::quoted(dk) + " (accepted: flow, metric, fairness, column)");
         }
       }
       if (k.is_fairness() && !k.flow.empty()) r.fail(def, field, "a metric is either a flow's or a fairness index");
@@ -383,6 +394,12 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec, CellsFrom f
     }
     for (const MeasuredMetric& k : m.metrics) {
       const YAML::Node v = cells[i][k.name];
+      // With several metrics a cell may leave one out (not measured): it
+      // is then neither compared nor fitted. The first is always needed.
+      if (!v && m.multi && &k != &m.metrics.front()) {
+        c.values.push_back(kNotMeasured);
+        continue;
+      }
       if (!v) r.fail(cells[i], field + "." + k.name, "missing the measured value " + scenario_internal::quoted(k.name));
       const double x = r.number(v, field + "." + k.name);
       if (k.is_count()) {
@@ -471,7 +488,7 @@ std::vector<ComparisonRow> compare(const results::RunSet& runs, const MeasuredSp
       }
       if (c.runs > 0) {
         c.sim_mean = sum / static_cast<double>(c.runs);
-        c.error = measured_error(k, c.sim_mean, c.measured);
+        c.error = is_measured(c.measured) ? measured_error(k, c.sim_mean, c.measured) : kNotMeasured;
       } else {
         c.sim_min = c.sim_max = 0;
       }
@@ -493,6 +510,7 @@ namespace {
 
 std::string column_name(const MeasuredMetric& k) {
   if (k.is_fairness()) return k.name;
+  if (!k.column.empty()) return k.column;
   if (has_own_column(k.metric)) return k.name + "_" + k.metric;
   return k.name + (k.metric == "retransmits" ? "_retransmits" : "_mbps");
 }
@@ -557,7 +575,7 @@ void write_multi_text(std::ostream& out, const std::vector<ComparisonRow>& rows,
     header.emplace_back("range");
     header.emplace_back("measured");
     if (repeated) header.emplace_back("measured range");
-    header.emplace_back(k.is_fairness() ? "error pt" : "error %");
+    header.emplace_back(k.is_fairness() || k.in_points() ? "error pt" : "error %");
   }
   const bool ranked = std::count_if(m.metrics.begin(), m.metrics.end(), [](const MeasuredMetric& k) {
                         return !k.is_fairness() && is_throughput_metric(k.metric);
@@ -573,11 +591,11 @@ void write_multi_text(std::ostream& out, const std::vector<ComparisonRow>& rows,
       const MetricComparison& c = row.metrics[i];
       line.push_back(c.runs > 0 ? metric_text(k, c.sim_mean) : "-");
       line.push_back(c.runs > 1 ? metric_text(k, c.sim_min) + "-" + metric_text(k, c.sim_max) : "");
-      line.push_back(metric_text(k, c.measured));
+      line.push_back(is_measured(c.measured) ? metric_text(k, c.measured) : "-");
       if (repeated) {
         line.push_back(c.measured_runs > 1 ? metric_text(k, c.measured_min) + "-" + metric_text(k, c.measured_max) : "");
       }
-      line.push_back(c.runs > 0 ? (c.error >= 0 ? "+" : "") + fixed(c.error, 1) : "-");
+      line.push_back(c.runs > 0 && is_measured(c.measured) ? (c.error >= 0 ? "+" : "") + fixed(c.error, 1) : "-");
     }
     if (ranked) line.push_back(ranking_text(row, m));
     table.push_back(std::move(line));
@@ -642,7 +660,7 @@ void write_comparison_csv(std::ostream& out, const results::RunSet& runs, const 
     out << "seed";
     for (const MeasuredMetric& k : m.metrics) out << "," << column_name(k);
     for (const MeasuredMetric& k : m.metrics) out << ",measured_" << column_name(k);
-    out << "\n";
+    out << ",error_pct\n";
     for (const auto& r : runs.runs()) {
       const std::vector<std::string> keys = run_keys(r, m);
       for (const auto& k : keys) out << k << ",";
@@ -653,7 +671,14 @@ void write_comparison_csv(std::ostream& out, const results::RunSet& runs, const 
       }
       const auto it = cells.find(keys);
       for (std::size_t i = 0; i < m.metrics.size(); ++i) {
-        out << "," << (it == cells.end() ? "" : format_double_roundtrip(it->second->values[i]));
+        const bool known = it != cells.end() && is_measured(it->second->values[i]);
+        out << "," << (known ? format_double_roundtrip(it->second->values[i]) : "");
+      }
+      // error_pct: the first metric's error in this run (as the table's error column).
+      const std::optional<double> first = r.error().empty() ? metric_value(r, m.metrics.front()) : std::nullopt;
+      out << ",";
+      if (it != cells.end() && first) {
+        out << format_double_roundtrip(measured_error(m.metrics.front(), *first, it->second->values.front()));
       }
       out << "\n";
     }

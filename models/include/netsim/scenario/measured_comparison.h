@@ -37,6 +37,8 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <cmath>
+#include <limits>
 #include <vector>
 
 #include "netsim/results/run_result.pb.h"
@@ -65,9 +67,15 @@ struct MeasuredMetric {
   std::string metric = "receiver_mbps";
   std::string flow;                     // throughput: the flow (empty: the first flow of each run)
   std::vector<std::string> fairness;    // non-empty: Jain's index over these flows
+  std::string column;                   // its CSV column (`column:`); empty: derived from name and metric
   bool is_fairness() const { return !fairness.empty(); }
   bool is_count() const;  // a counter (retransmits, RTOs, ...), not a rate
+  bool in_points() const;  // a CPU percentage: errors in percentage points
 };
+
+// A metric a cell leaves out (several metrics per cell; not measured).
+inline constexpr double kNotMeasured = std::numeric_limits<double>::quiet_NaN();
+inline bool is_measured(double v) { return !std::isnan(v); }
 
 // retransmits, rto_count, recovery_episodes, receiver_delayed_acks, sender_tx_drops,
 // receiver_rx_drops, receiver_pause_frames.
@@ -83,10 +91,12 @@ inline bool is_iperf3_metric(const std::string& metric) { return metric == "max_
 // What a measured or simulated value is compared as: itself, or for a count
 // at least 1, so that a count of 0 (no RTO in the run) stays a finite miss.
 inline double compared_value(bool count, double v) { return count && v < 1.0 ? 1.0 : v; }
-// The error column: percent of the measured value; Jain's index in points;
+// The error column: percent of the measured value; Jain's index and CPU percentages in points;
 // a count in percent of max(measured, 1), so that a measured 0 stays finite.
 double measured_error(const MeasuredMetric& k, double simulated, double measured);
 inline bool MeasuredMetric::is_count() const { return !is_fairness() && is_count_metric(metric); }
+inline bool is_cpu_metric(const std::string& metric) { return metric == "cpu_sender_pct" || metric == "cpu_receiver_pct"; }
+inline bool MeasuredMetric::in_points() const { return !is_fairness() && is_cpu_metric(metric); }
 
 struct MeasuredClaim {
   std::string text;
