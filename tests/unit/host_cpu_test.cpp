@@ -337,6 +337,12 @@ TEST(CpuScenario, Iperf3ReportsEachSidesCpu) {
   EXPECT_GT(i.client_cpu().total(), 98.0);  // the CPU-bound sender
   EXPECT_DOUBLE_EQ(i.client_cpu().total(), i.client_cpu().user() + i.client_cpu().system());
   EXPECT_NEAR(i.client_cpu().total(), r.flows(0).sender_cpu_pct(), 0.5);
+  // The measured-block metrics read iperf3's own figures.
+  MeasuredMetric k;
+  k.metric = "iperf3_cpu_sender_pct";
+  EXPECT_DOUBLE_EQ(*metric_value(r, k), i.client_cpu().total());
+  k.metric = "iperf3_cpu_receiver_pct";
+  EXPECT_DOUBLE_EQ(*metric_value(r, k), i.server_cpu().total());
   EXPECT_GT(i.server_cpu().total(), 1.0);
   EXPECT_LT(i.server_cpu().total(), 5.0);
   const app::Iperf3Test t = app::iperf3_test_from_result(i, 1);

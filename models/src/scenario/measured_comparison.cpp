@@ -83,11 +83,18 @@ double siftr_metric(const results::RunResult& r, const results::FlowStats& f, co
 }
 
 // The largest snd_cwnd iperf3 -J reports over the flow's data streams
-// (max_snd_cwnd: the most of its interval samples); 0 for a flow without iperf3.
-double max_cwnd_bytes(const results::RunResult& r, const results::FlowStats& f) {
+// (max_snd_cwnd: the most of its interval samples), or iperf3's cpu_util
+// total of the flow's sending or receiving side (the client's unless -R);
+// 0 for a flow without iperf3.
+double iperf3_metric(const results::RunResult& r, const results::FlowStats& f, const std::string& metric) {
   std::uint32_t most = 0;
   for (const results::Iperf3Result& i : r.iperf3()) {
     if (i.flow() != f.name()) continue;
+    if (metric != "max_cwnd_bytes") {
+      const bool client_sends = !i.reverse();
+      const bool sender = metric == "iperf3_cpu_sender_pct";
+      return (sender == client_sends ? i.client_cpu() : i.server_cpu()).total();
+    }
     for (const results::Iperf3Stream& s : i.streams()) most = std::max(most, s.max_snd_cwnd());
   }
   return most;
@@ -101,7 +108,7 @@ double max_cwnd_bytes(const results::RunResult& r, const results::FlowStats& f) 
 // without a CPU model).
 double flow_metric(const results::RunResult& r, const results::FlowStats& f, const std::string& metric) {
   if (is_siftr_metric(metric)) return siftr_metric(r, f, metric);
-  if (is_iperf3_metric(metric)) return max_cwnd_bytes(r, f);
+  if (is_iperf3_metric(metric)) return iperf3_metric(r, f, metric);
   if (metric == "sender_tx_drops") return sender_tx_drops(r, f);
   if (metric == "receiver_rx_drops") return receiver_rx_drops(r, f);
   if (metric == "receiver_pause_frames") return receiver_pause_frames(r, f);
@@ -152,7 +159,7 @@ int metric_decimals(const std::string& metric) {
 constexpr const char* kMetricChoices = "metric must be receiver_mbps, sender_mbps, receiver_gbps, sender_gbps, retransmits, rto_count, "
                                        "recovery_episodes, receiver_delayed_acks, sender_tx_drops, receiver_rx_drops, "
                                        "receiver_pause_frames, cpu_sender_pct, cpu_receiver_pct, rtt_min_ms, rtt_avg_ms, rtt_max_ms, "
-                                       "rtt_stddev_ms, siftr_log_bytes, siftr_records or max_cwnd_bytes";
+                                       "rtt_stddev_ms, siftr_log_bytes, siftr_records, max_cwnd_bytes, iperf3_cpu_sender_pct or iperf3_cpu_receiver_pct";
 
 double metric(const results::RunResult& r, const results::FlowStats& f, const MeasuredSpec& m) {
   return flow_metric(r, f, m.metric);

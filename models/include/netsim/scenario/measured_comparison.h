@@ -86,8 +86,12 @@ bool is_rtt_metric(const std::string& metric);
 inline bool is_siftr_metric(const std::string& metric) {
   return metric == "siftr_log_bytes" || metric == "siftr_records";
 }
-// max_cwnd_bytes: the most of iperf3's max_snd_cwnd over a flow's streams.
-inline bool is_iperf3_metric(const std::string& metric) { return metric == "max_cwnd_bytes"; }
+// max_cwnd_bytes: the most of iperf3's max_snd_cwnd over a flow's streams;
+// iperf3_cpu_sender_pct / iperf3_cpu_receiver_pct: iperf3's own cpu_util
+// (total) of the sending / receiving side (docs/iperf3.md "CPU").
+inline bool is_iperf3_metric(const std::string& metric) {
+  return metric == "max_cwnd_bytes" || metric == "iperf3_cpu_sender_pct" || metric == "iperf3_cpu_receiver_pct";
+}
 // What a measured or simulated value is compared as: itself, or for a count
 // at least 1, so that a count of 0 (no RTO in the run) stays a finite miss.
 inline double compared_value(bool count, double v) { return count && v < 1.0 ? 1.0 : v; }
@@ -95,7 +99,10 @@ inline double compared_value(bool count, double v) { return count && v < 1.0 ? 1
 // a count in percent of max(measured, 1), so that a measured 0 stays finite.
 double measured_error(const MeasuredMetric& k, double simulated, double measured);
 inline bool MeasuredMetric::is_count() const { return !is_fairness() && is_count_metric(metric); }
-inline bool is_cpu_metric(const std::string& metric) { return metric == "cpu_sender_pct" || metric == "cpu_receiver_pct"; }
+inline bool is_cpu_metric(const std::string& metric) {
+  return metric == "cpu_sender_pct" || metric == "cpu_receiver_pct" || metric == "iperf3_cpu_sender_pct" ||
+         metric == "iperf3_cpu_receiver_pct";
+}
 inline bool MeasuredMetric::in_points() const { return !is_fairness() && is_cpu_metric(metric); }
 
 struct MeasuredClaim {
