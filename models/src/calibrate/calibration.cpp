@@ -327,6 +327,7 @@ class Calibrator {
         x.key_values = cell.key_values;
         x.metric = measured_.metrics[k].name;
         x.fairness = measured_.metrics[k].is_fairness();
+        x.points = x.fairness || measured_.metrics[k].in_points();
         x.fitted = cell_fitted && std::find(spec_.metrics.begin(), spec_.metrics.end(), k) != spec_.metrics.end();
         x.measured = cell.values[k];
         x.sim_mean = s.mean;
@@ -712,7 +713,7 @@ void write_calibration_report(std::ostream& out, const CalibrationResult& r) {
     row.push_back(format_fixed(c.measured, d));
     row.push_back(c.runs > 0 ? format_fixed(c.sim_mean, d) : "-");
     row.push_back(c.runs > 1 ? format_fixed(c.sim_min, d) + "-" + format_fixed(c.sim_max, d) : "");
-    row.push_back(c.runs == 0 ? "-" : (c.error >= 0 ? "+" : "") + format_fixed(c.error, 1) + (c.fairness ? " pt" : "%"));
+    row.push_back(c.runs == 0 ? "-" : (c.error >= 0 ? "+" : "") + format_fixed(c.error, 1) + (c.points ? " pt" : "%"));
     row.push_back(c.fitted ? "fitted" : "predicted");
     if (bands) {
       row.push_back(c.has_band ? format_fixed(c.band_lo, d) + "-" + format_fixed(c.band_hi, d) : "undetermined");

@@ -81,7 +81,7 @@ void write_calibration_profile(std::ostream& out, const CalibrationResult& r, co
     }
     out << ", metric: " << x.metric << ", measured: " << number(x.measured) << ", simulated: "
         << (x.runs > 0 ? number(x.sim_mean) : std::string("null")) << ", error: " << format_fixed(x.error, 2)
-        << (x.fairness ? ", error_unit: points" : ", error_unit: percent") << ", role: " << (x.fitted ? "fitted" : "predicted");
+        << (x.points ? ", error_unit: points" : ", error_unit: percent") << ", role: " << (x.fitted ? "fitted" : "predicted");
     if (x.has_band) {
       out << ", band: [" << number(x.band_lo) << ", " << number(x.band_hi) << "], prediction: [" << number(x.prediction_lo)
           << ", " << number(x.prediction_hi) << "]";

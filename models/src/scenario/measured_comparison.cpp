@@ -610,12 +610,32 @@ void write_multi_text(std::ostream& out, const std::vector<ComparisonRow>& rows,
   write_aligned(out, table);
 }
 
+// The claimed ratios of the first metric's simulated means, beside the measured ones.
+void write_claims(std::ostream& out, const std::vector<ComparisonRow>& rows, const MeasuredSpec& m) {
+  if (m.claims.empty()) return;
+  out << "claimed ratios (simulated vs measured):\n";
+  auto mean_of = [&rows](const std::vector<std::string>& keys) -> std::optional<double> {
+    for (const auto& row : rows) {
+      if (row.key_values == keys && row.runs > 0) return row.sim_mean;
+    }
+    return std::nullopt;
+  };
+  for (const auto& c : m.claims) {
+    const auto num = mean_of(c.numerator);
+    const auto den = mean_of(c.denominator);
+    out << "  " << (c.text.empty() ? "ratio" : c.text) << ": simulated "
+        << (num && den && *den > 0 ? ratio_text(*num / *den) : std::string("-")) << ", measured "
+        << ratio_text(c.measured) << "\n";
+  }
+}
+
 }  // namespace
 
 void write_comparison_text(std::ostream& out, const results::RunSet& runs, const MeasuredSpec& m) {
   const auto rows = compare(runs, m);
   if (m.multi) {
     write_multi_text(out, rows, m);
+    write_claims(out, rows, m);
     return;
   }
   out << "\nsimulated vs measured (" << m.metric << (m.source.empty() ? "" : ", " + m.source) << "):\n";
@@ -642,21 +662,7 @@ void write_comparison_text(std::ostream& out, const results::RunSet& runs, const
     table.push_back(std::move(line));
   }
   write_aligned(out, table);
-  if (m.claims.empty()) return;
-  out << "claimed ratios (simulated vs measured):\n";
-  auto mean_of = [&rows](const std::vector<std::string>& keys) -> std::optional<double> {
-    for (const auto& row : rows) {
-      if (row.key_values == keys && row.runs > 0) return row.sim_mean;
-    }
-    return std::nullopt;
-  };
-  for (const auto& c : m.claims) {
-    const auto num = mean_of(c.numerator);
-    const auto den = mean_of(c.denominator);
-    out << "  " << (c.text.empty() ? "ratio" : c.text) << ": simulated "
-        << (num && den && *den > 0 ? ratio_text(*num / *den) : std::string("-")) << ", measured "
-        << ratio_text(c.measured) << "\n";
-  }
+  write_claims(out, rows, m);
 }
 
 void write_comparison_csv(std::ostream& out, const results::RunSet& runs, const MeasuredSpec& m) {

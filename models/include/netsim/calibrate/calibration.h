@@ -55,6 +55,7 @@ struct CellResult {
   std::vector<std::string> key_values;  // in the order of MeasuredSpec::keys
   std::string metric;                   // MeasuredMetric::name
   bool fairness = false;
+  bool points = false;  // its error is in points: Jain's index (x 100) or a CPU percentage
   bool count = false;  // a counter (retransmits, RTOs, ...): compared as max(value, 1)
   bool fitted = false;
   double measured = 0;
