@@ -171,6 +171,24 @@ TEST(FreeBsdTcpSender, HandshakeNegotiatesOptionsAndInitialWindow) {
   EXPECT_EQ(n.tx->stats().segments_sent, 1u + 10u);
 }
 
+// cc_conn_init takes ssthresh from the host cache (not below 2 * maxseg):
+// slow start ends there, with no loss.
+TEST(FreeBsdTcpSender, AHostCacheEntryGivesTheInitialSsthresh) {
+  for (auto [cached, expect] : {std::pair{100000u, 100000u}, {1000u, 2u * 1448u}, {0u, 1073725440u}}) {
+    Simulation sim{3};
+    auto [a, b] = two_host_link(sim, 1000);
+    sim.add<ScriptedReceiver>("rx", *b, 5201);
+    FreeBsdTcpConfig cfg;
+    cfg.hostcache_ssthresh = cached;
+    auto& tx = sim.add<FreeBsdTcpSender>("tx", *a, b->id(), 5201, cfg);
+    tx.connect();
+    sim.run_until(250_us);
+    ASSERT_EQ(tx.state(), FreeBsdTcpSender::State::established);
+    EXPECT_EQ(tx.tcpcb().snd_ssthresh, expect) << cached;
+    EXPECT_EQ(tx.tcpcb().snd_cwnd, 14480u) << cached;  // the initial window either way
+  }
+}
+
 TEST(FreeBsdTcpSender, LossFreeTransferIsLimitedByTheLink) {
   Pair n(1000);
   n.tx->connect();

@@ -173,6 +173,27 @@ TEST(HostWithCpu, PacketsLeaveWhenTheirTransmitWorkEnds) {
   }
 }
 
+// A transmit backlog of 3: five packets sent at once, the first three wait
+// for their 20 us each and leave in order, the last two find the queue full
+// and are dropped (the sender is not told); later ones fit again.
+TEST(HostWithCpu, ATransmitBacklogHoldsAtMostItsLimitAndDropsTheRest) {
+  Simulation sim(1);
+  auto [a, b] = two_host_link(sim, 1000);
+  a->set_cpu(HostCpuCosts{.tx_segment = us(20)});
+  EXPECT_TRUE(a->output_waits_for_cpu());
+  a->set_tx_backlog_limit(3);
+  EXPECT_FALSE(a->output_waits_for_cpu());
+  for (int i = 0; i < 5; ++i) a->send(udp_packet(sim, b->id()), true);
+  EXPECT_EQ(a->counters().tx_backlog_drops, 2u);
+  sim.run_until(us(60));
+  EXPECT_EQ(a->counters().packets_sent, 3u);
+  EXPECT_EQ(a->cpu()->items(), 3u);  // dropped packets cost no CPU
+  a->send(udp_packet(sim, b->id()), true);
+  sim.run_until(us(80));
+  EXPECT_EQ(a->counters().packets_sent, 4u);
+  EXPECT_EQ(a->counters().tx_backlog_drops, 2u);
+}
+
 TEST(HostWithCpu, DeliveryWaitsForTcpInputWorkInOrder) {
   Simulation sim(1);
   auto [a, b] = two_host_link(sim, 1000);

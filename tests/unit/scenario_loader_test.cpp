@@ -799,7 +799,7 @@ TEST(ScenarioTcp, UdpFlowRejectsCc) {
 }
 TEST(ScenarioTcp, TcpFlowRejectsSizeAndRate) {
   expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, size: 1000B }"), 9, 35, "traffic.f.size",
-                    "unknown key 'size' (accepted keys: type, from, to, dst_port, cc, start, stop, sack, lrd, tso, app, time, length, parallel, start_jitter, reverse)");
+                    "unknown key 'size' (accepted keys: type, from, to, dst_port, cc, start, stop, sack, lrd, tso, app, time, length, parallel, start_jitter, reverse, hostcache_ssthresh)");
   expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, rate: 1Gbps }"), 9, 35, "traffic.f.rate",
                     "unknown key 'rate'");
   expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, sak: true }"), 9, 35, "traffic.f.sak",

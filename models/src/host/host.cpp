@@ -36,6 +36,7 @@ bool Host::waits_for_cpu(Packet* p, SimTime cost, CpuContext ctx, Direction d) {
   if (done <= sim().now() && cpu_queue_.empty()) return false;
   p->hop_time = done;
   p->hop_scratch = d;
+  if (d == kOut) ++tx_backlog_;
   const bool was_empty = cpu_queue_.empty();
   cpu_queue_.push(p);
   if (was_empty) sim().arm_at(cpu_timer_, done);
@@ -51,6 +52,7 @@ void Host::handle_event(std::uint64_t) {
     }
     cpu_queue_.pop();
     if (p->hop_scratch == kOut) {
+      --tx_backlog_;
       transmit(p);
     } else {
       deliver(p);
@@ -82,6 +84,11 @@ void Host::send(Packet* p, bool first_of_output) {
     }
   }
   if (cpu_) {
+    if (tx_backlog_limit_ > 0 && tx_backlog_ >= tx_backlog_limit_) {
+      ++counters_.tx_backlog_drops;
+      sim().packets().release(p);
+      return;
+    }
     const HostCpuCosts& c = cpu_->costs();
     if (waits_for_cpu(p, (first_of_output ? c.tx_packet : 0) + c.tx_segment + hook_cost, CpuContext::system, kOut)) {
       return;

@@ -45,6 +45,9 @@ double sender_tx_drops(const results::RunResult& r, const results::FlowStats& f)
   for (const auto& l : r.links()) {
     if (l.from() == f.src()) drops += l.packets_dropped();
   }
+  for (const auto& c : r.cpus()) {
+    if (c.host() == f.src()) drops += c.tx_backlog_drops();  // the driver queue in front of its CPU
+  }
   return static_cast<double>(drops);
 }
 

@@ -147,6 +147,7 @@ tcp::FreeBsdTcpConfig sender_config(const ScenarioSpec& spec, const TcpFlowSpec&
   sc.sack = fl.sack;
   sc.lrd = fl.lrd;
   sc.tso = fl.tso;
+  sc.hostcache_ssthresh = fl.hostcache_ssthresh;
   return sc;
 }
 
@@ -321,6 +322,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
   for (const auto& h : spec.hosts) {
     Host& host = sim.add<Host>(h.name, idx.ids.at(h.name), h.address, h.ip_version, h.hz);
     host.set_cpu(h.cpu);
+    host.set_tx_backlog_limit(h.tx_backlog);
     if (h.vm_host_alloweddeviation && *h.vm_host_alloweddeviation > 0) {
       host.clock().set_late_shift(timecounter_precision_shift(*h.vm_host_alloweddeviation));
     }

@@ -702,6 +702,7 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
     s->set_system_pct(cpu_percent(used[CpuContext::system], spec.duration));
     s->set_interrupt_pct(cpu_percent(used[CpuContext::interrupt], spec.duration));
     s->set_work_items(static_cast<Host*>(n)->cpu()->items());
+    s->set_tx_backlog_drops(static_cast<Host*>(n)->counters().tx_backlog_drops);
   }
   for (const BuiltSiftr& s : b.siftrs) add_siftr(out, s);
   for (Node* n : b.nodes) {

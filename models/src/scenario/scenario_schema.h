@@ -18,9 +18,10 @@ inline constexpr std::array<std::string_view, 20> kTopKeys{
 inline constexpr std::array<std::string_view, 7> kTopScalarKeys{"name",     "description", "seed",       "seeds",
                                                                 "duration", "interval",    "max_packets"};
 
-inline constexpr std::array<std::string_view, 12> kHostKeys{"address",   "nic",       "hz",     "clock_ppm",
+inline constexpr std::array<std::string_view, 13> kHostKeys{"address",   "nic",       "hz",     "clock_ppm",
                                                             "tx_buffer", "tx_buffer_packets", "cpu", "profile",
-                                                            "vm_host_alloweddeviation", "netem", "os", "siftr"};
+                                                            "vm_host_alloweddeviation", "netem", "os", "siftr",
+                                                            "tx_backlog"};
 inline constexpr std::array<std::string_view, 12> kSiftrKeys{"version", "port_filter", "ppl",       "flowid",
                                                              "inet6",   "queue_limit", "sysver",    "enable_at",
                                                              "disable_at", "wall_clock", "log",     "costs"};
@@ -53,18 +54,20 @@ inline constexpr std::array<std::string_view, 8> kFilterKeys{"host",   "hook",  
 inline constexpr std::array<std::string_view, 3> kMatchKeys{"protocol", "src_port", "dst_port"};
 inline constexpr std::array<std::string_view, 10> kUdpFlowKeys{"type", "from",  "to",    "src_port", "dst_port",
                                                                "size", "rate",  "start", "stop",     "send_buffer"};
-inline constexpr std::array<std::string_view, 16> kTcpFlowKeys{"type", "from", "to",  "dst_port", "cc",   "start", "stop",
+inline constexpr std::array<std::string_view, 17> kTcpFlowKeys{"type", "from", "to",  "dst_port", "cc",   "start", "stop",
                                                                "sack", "lrd",  "tso", "app",      "time", "length",
-                                                               "parallel", "start_jitter", "reverse"};
+                                                               "parallel", "start_jitter", "reverse",
+                                                               "hostcache_ssthresh"};
 inline constexpr std::array<std::string_view, 3> kTcpApps{"bulk", "iperf3", "iperf2"};
 inline constexpr std::array<std::string_view, 9> kPingFlowKeys{"type",  "from",  "to",   "count", "interval",
                                                                "size",  "start", "stop", "output"};
 inline constexpr std::array<std::string_view, 2> kPingOutputs{"freebsd", "linux"};
 // Every key of any flow type: what a sweep key may name (the type-specific
 // check happens when the value is tried on the scenario).
-inline constexpr std::array<std::string_view, 22> kAnyFlowKeys{
+inline constexpr std::array<std::string_view, 23> kAnyFlowKeys{
     "type", "from", "to", "src_port", "dst_port", "size", "rate", "cc", "sack", "lrd", "tso", "start", "stop",
-    "app",  "time", "length", "parallel", "start_jitter", "reverse", "count", "interval", "output"};
+    "app",  "time", "length", "parallel", "start_jitter", "reverse", "count", "interval", "output",
+    "hostcache_ssthresh"};
 
 inline constexpr std::array<std::string_view, 4> kCaptureKeys{"snaplen", "dir", "hosts", "links"};
 // In HostCapturePoint order.

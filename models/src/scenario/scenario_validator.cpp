@@ -262,6 +262,8 @@ void Validator::parse_host(const std::string& name, const Field& f) {
       h.tx_buffer_bytes = r_.size(v, 1, kUnbounded);
     } else if (key == "tx_buffer_packets") {
       h.tx_buffer_packets = r_.integer(v, 1, kUnbounded);
+    } else if (key == "tx_backlog") {
+      h.tx_backlog = static_cast<std::uint32_t>(r_.integer(v, 1, std::int64_t{1} << 24));
     } else if (key == "cpu") {
       parse_cpu(v, h);
     } else if (key == "siftr") {
@@ -920,6 +922,8 @@ void Validator::parse_tcp_flow(const std::string& name, const Field& f) {
     } else if (key == "reverse") {
       fl.reverse = r_.boolean(v);
       reverse_at.emplace(v);
+    } else if (key == "hostcache_ssthresh") {
+      fl.hostcache_ssthresh = static_cast<std::uint32_t>(r_.size(v, 0, std::int64_t{1} << 30));
     }
   });
   // -P is an iperf3/iperf2 option: a bulk flow is one connection.

@@ -265,7 +265,7 @@ void FreeBsdTcpSender::handle_syn_ack(const Packet& p) {
   }
   tp_.t_rxtshift = 0;
   state_ = State::established;
-  cc::cc_conn_init(tp_);
+  cc::cc_conn_init(tp_, cc::HcMetricsLite{.rmx_ssthresh = config_.hostcache_ssthresh});
   tp_.t_flags |= TF_ACKNOW;
   refill();
   tcp_output();
@@ -487,7 +487,7 @@ void FreeBsdTcpSender::tcp_output() {
 // with the window as it is then).
 bool FreeBsdTcpSender::defer_output_to_cpu() {
   const HostCpu* cpu = host_.cpu();
-  if (cpu == nullptr || cpu->busy_until() <= sim().now()) return false;
+  if (!host_.output_waits_for_cpu() || cpu->busy_until() <= sim().now()) return false;
   if (!cpu_resume_.pending()) sim().arm_at(cpu_resume_, cpu->busy_until());
   return true;
 }

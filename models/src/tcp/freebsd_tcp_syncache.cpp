@@ -129,7 +129,7 @@ void FreeBsdTcpSender::syncache_expand(const Packet& ack) {
   snd_wl1_ = th.seq;
   snd_wl2_ = th.ack;
   state_ = State::established;
-  cc::cc_conn_init(tp_);
+  cc::cc_conn_init(tp_, cc::HcMetricsLite{.rmx_ssthresh = config_.hostcache_ssthresh});
   if (ts_on_ && th.ts_present && th.ts_ecr != 0) {
     tcp_xmit_timer(tp_, tcp_ts_rtt_sample(ts_now(), th.ts_ecr - ts_offset_, timers_.hz), timers_);
   }

@@ -46,6 +46,7 @@ struct HostCounters {
   std::uint64_t not_for_us = 0;         // e.g. frames a hub repeated to every port
   std::uint64_t no_listener = 0;        // no endpoint bound to the destination port
   std::uint64_t unroutable = 0;
+  std::uint64_t tx_backlog_drops = 0;   // sent into a full transmit backlog (set_tx_backlog_limit)
 };
 
 class Host final : public Node, public EventHandler {
@@ -70,6 +71,18 @@ class Host final : public Node, public EventHandler {
   void set_cpu(const HostCpuCosts& costs);
   HostCpu* cpu() { return cpu_ ? &*cpu_ : nullptr; }
   const HostCpu* cpu() const { return cpu_ ? &*cpu_ : nullptr; }
+  // Where a CPU-bound host's sent packets wait for their transmit work.
+  // 0 (the default): nowhere; the stack hands a packet to the driver only
+  // when the CPU is free, so unsent data waits in the socket buffer. N > 0:
+  // a driver queue of N packets in front of that work (a VM's vNIC ring and
+  // the hypervisor's backend or tap queue, drained at the rate the per-packet
+  // work allows): the stack hands packets on at once, they count as in
+  // flight while they wait, and one that finds N waiting is dropped without
+  // the stack being told (counted in tx_backlog_drops).
+  void set_tx_backlog_limit(std::uint32_t packets) { tx_backlog_limit_ = packets; }
+  std::uint32_t tx_backlog_limit() const { return tx_backlog_limit_; }
+  // Whether the stack waits for the CPU before handing on each packet.
+  bool output_waits_for_cpu() const { return cpu_ && tx_backlog_limit_ == 0; }
 
   // A netem qdisc on every interface (`tc qdisc add dev IF root netem delay
   // D limit N`): sent packets wait `delay` after the egress filters.
@@ -129,6 +142,8 @@ class Host final : public Node, public EventHandler {
   HostCounters counters_;
   std::optional<HostCpu> cpu_;
   PacketQueue cpu_queue_;  // packets whose CPU work has not ended, in order
+  std::uint32_t tx_backlog_limit_ = 0;
+  std::uint32_t tx_backlog_ = 0;  // sent packets in cpu_queue_
   Timer cpu_timer_;
   std::unique_ptr<NetemDelay> netem_;
 };

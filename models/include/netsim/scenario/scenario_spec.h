@@ -107,6 +107,8 @@ struct HostSpec {
   // is the host machine's NIC queue, whose drops the guest's TCP never sees.
   std::optional<std::int64_t> tx_buffer_bytes;
   std::optional<std::int64_t> tx_buffer_packets;
+  // Packets the CPU's transmit work may queue (Host::set_tx_backlog_limit); 0: none.
+  std::uint32_t tx_backlog = 0;
   // CPU time per event (netsim/host/host_cpu.h); unset or all zero: no CPU model.
   HostCpuCosts cpu;
   std::optional<SiftrSpec> siftr;  // `siftr:` with a version other than off
@@ -219,6 +221,10 @@ struct TcpFlowSpec {
   // `from` (FreeBSD, listening on dst_port), as `iperf3 -c <from> -R` on
   // `to` does (docs/iperf3.md). iperf3 flows only.
   bool reverse = false;
+  // The FreeBSD sender's host-cache entry for the receiver: the ssthresh an
+  // earlier connection to it left (tcp_hostcache's rmx_ssthresh, bytes; FreeBSD
+  // keeps it an hour), which cc_conn_init starts from; 0: no entry.
+  std::uint32_t hostcache_ssthresh = 0;
 };
 
 // `ping -c COUNT -i INTERVAL -s SIZE TO` run on `from` (models/app/ping_client.h):

@@ -79,6 +79,10 @@ struct FreeBsdTcpConfig {
   std::uint8_t request_wscale = 6;       // what we offer (sb_max 2 MB -> 6)
   bool delayed_ack = true;               // net.inet.tcp.delayed_ack
   std::uint32_t recvspace = 65536;       // net.inet.tcp.recvspace: so_rcv's high-water mark before tcp_mss rounds it
+  // tcp_hostcache's rmx_ssthresh for the peer (bytes): what an earlier
+  // connection to it left (tcp_discardcb stores a final ssthresh below half
+  // the send buffer); cc_conn_init starts from it. 0: no entry (a fresh boot).
+  std::uint32_t hostcache_ssthresh = 0;
 };
 
 struct FreeBsdTcpStats {
