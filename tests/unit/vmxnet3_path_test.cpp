@@ -12,6 +12,7 @@
 #include "netsim/scenario/scenario_builder.h"
 #include "netsim/scenario/scenario_loader.h"
 #include "netsim/scenario/scenario_runner.h"
+#include "netsim/scenario/topology_builder.h"
 #include "receive_path_fixture.h"
 
 namespace netsim {
@@ -170,6 +171,22 @@ TEST(IflibReceive, FragmentsOfFourKilobyteBodyBuffers) {
   cfg.rx_head_buffer = 4096;  // MTU 9000: a page for the head
   GroNet jumbo(cfg);
   EXPECT_EQ(jumbo.nic->fragments(9000), 3u);  // 9014 = 4096 + 4096 + 822
+}
+
+TEST(VSwitchScenario, TopologyBuilderAddsAVSwitch) {
+  TopologyBuilder t("vm");
+  t.duration(20_ms);
+  t.add_host("vm1", "10.0.0.1", {{"hz", 100}, {"nic.driver", "vmx"}, {"nic.lro", true}});
+  t.add_host("vm2", "10.0.0.2", {{"hz", 100}, {"nic.driver", "vmx"}, {"nic.lro", true}});
+  t.add_vswitch("esxi", {{"cpu.frame", "1us"}});
+  t.add_link("vm1-esxi", "vm1", "esxi", DataRate::gbps(1000));
+  t.add_link("vm2-esxi", "vm2", "esxi", DataRate::gbps(1000));
+  t.add_flow("bulk", "tcp", "vm1", "vm2");
+  const ScenarioSpec spec = t.build();
+  ASSERT_EQ(spec.vswitches.size(), 1u);
+  EXPECT_EQ(spec.vswitches[0].cpu.frame, 1_us);
+  const results::RunResult r = run_scenario(spec);
+  EXPECT_GT(r.vswitches(0).tso_frames_whole(), 0u);
 }
 
 void expect_error(const std::string& text, const std::string& field, int line, const std::string& words) {

@@ -119,9 +119,9 @@ void apply_driver(const NicSpec& n, std::uint32_t mtu, GroReceiveNicConfig& c) {
       c.merge_acks = false;
       c.tcp_lro = n.lro;
       c.lro = n.lro_config;
-      // Head buffers sized by iflib from isc_max_frame_size = MTU + 22
-      // (vmxnet3_init): a cluster (MCLBYTES) when it fits, else a page;
-      // body buffers one page (MJUMPAGESIZE) each.
+      // vmxnet3_mtu_set: head buffers sized by iflib from isc_max_frame_size
+      // = MTU + 22 (iflib_get_mbuf_size_for: a cluster, MCLBYTES, when it
+      // fits, else a page); body buffers one page (MJUMPAGESIZE) each.
       c.rx_head_buffer = n.rx_head_buffer != 0 ? n.rx_head_buffer : (mtu + 22 <= 2048 ? 2048u : 4096u);
       c.rx_body_buffer = n.rx_body_buffer;
       return;
