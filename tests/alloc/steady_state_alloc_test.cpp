@@ -424,6 +424,35 @@ TEST(SteadyStateAllocations, Iperf2TcpPathAllocatesNothing) {
   });
 }
 
+// Two VMs on an ESXi vSwitch (docs/vmxnet3.md): TSO frames as one packet,
+// the hypervisor's CPU, the vmx receive path with 4 KB buffers and tcp_lro
+// (LRO on: frames whole) or the vSwitch's segmentation (LRO off), guest CPUs.
+TEST(SteadyStateAllocations, Vmxnet3VSwitchPathAllocatesNothing) {
+  for (const char* lro : {"true", "false"}) {
+    const std::string nic = std::string("{ driver: vmx, lro: ") + lro + " }";
+    const ScenarioSpec spec = parse_scenario_text(
+        "name: alloc-vmx\n"
+        "duration: 4s\n"
+        "hosts:\n"
+        "  c: { address: 10.0.0.1, hz: 100, nic: " + nic + ", cpu: { tx_packet: 1us, ack_input: 1us } }\n"
+        "  s: { address: 10.0.0.2, hz: 100, nic: " + nic + ", cpu: { rx_packet: 200ns, rx_fragment: 20ns } }\n"
+        "vswitches:\n"
+        "  esxi: { cpu: { frame: 1us, segment: 100ns } }\n"
+        "links:\n"
+        "  c-esxi: { ends: [c, esxi], delay: 10us }\n"
+        "  s-esxi: { ends: [s, esxi], delay: 10us }\n"
+        "filters:\n"
+        "  drop: { host: s, type: nth, every: 1000, packet: 0, match: { protocol: tcp, dst_port: 5201 } }\n"
+        "traffic:\n"
+        "  t: { type: tcp, from: c, to: s, cc: cubic }\n",
+        "inline.yaml");
+    BuiltScenario b = build_scenario(spec);
+    expect_steady_tcp_path_allocates_nothing(b, [](bool) {});
+    const VSwitchCounters& v = b.vswitches[0]->counters();
+    EXPECT_GT(std::string(lro) == "true" ? v.tso_frames_whole : v.segments_made, 0u) << lro;
+  }
+}
+
 // SIFTR 1.2.4 and 1.3.0 on the CPU-bound sender, writing its log: hooks in
 // both directions, the writer's queue and batches, the per-flow table, the
 // formatted lines through the log file's buffer.

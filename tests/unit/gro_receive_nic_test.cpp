@@ -371,13 +371,6 @@ TEST(GroReceiveNic, InterruptThrottlingBatchesABusyLink) {
   EXPECT_EQ(net.sink.rx[3].t, 337'304_ns);
 }
 
-Packet pure_ack(std::uint32_t ack, std::uint32_t tsval = 7, std::uint16_t window = 1000) {
-  Packet p = segment(1, 0, tcp_flags::kAck, tsval);
-  p.tcp.ack = ack;
-  p.tcp.window = window;
-  return p;
-}
-
 TEST(GroReceiveNic, MergeAcksAbsorbsAdvancingPureAcksInABatch) {
   GroReceiveNicConfig cfg = slow_irq();
   cfg.merge_acks = true;

@@ -73,6 +73,14 @@ inline Packet segment(std::uint32_t seq, std::uint32_t len, std::uint8_t flags =
   return p;
 }
 
+// A pure ACK of the flow (no payload).
+inline Packet pure_ack(std::uint32_t ack, std::uint32_t tsval = 7, std::uint16_t window = 1000) {
+  Packet p = segment(1, 0, tcp_flags::kAck, tsval);
+  p.tcp.ack = ack;
+  p.tcp.window = window;
+  return p;
+}
+
 struct GroNet {
   Simulation sim{1};
   Host* a;

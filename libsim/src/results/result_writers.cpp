@@ -264,7 +264,9 @@ void write_run_text(std::ostream& out, const results::RunResult& run, int index,
     bool wakeups = false;
     bool timer_polls = false;
     bool fifo = false;
+    bool frags = false;
     for (const auto& n : run.nics()) {
+      frags = frags || n.rx_fragments() > 0;
       fifo = fifo || n.max_fifo_bytes() > 0 || n.pause_xoff_frames() > 0;
       box_nic = box_nic || n.host_rx_interrupts() > 0;
       wakeups = wakeups || n.idle_wakeups() > 0;
@@ -281,6 +283,10 @@ void write_run_text(std::ostream& out, const results::RunResult& run, int index,
     if (wakeups) columns.push_back({"idle wakeups", Align::right});
     if (timer_polls) columns.push_back({"timer polls", Align::right});
     columns.push_back({"ring drops", Align::right});
+    if (frags) {
+      columns.push_back({"rx buffers", Align::right});
+      columns.push_back({"acks merged", Align::right});
+    }
     if (fifo) {
       columns.push_back({"max fifo bytes", Align::right});
       columns.push_back({"xoff sent", Align::right});
@@ -303,6 +309,10 @@ void write_run_text(std::ostream& out, const results::RunResult& run, int index,
       if (wakeups) row.push_back(integer(n.idle_wakeups()));
       if (timer_polls) row.push_back(integer(n.timer_polls()));
       row.push_back(integer(n.ring_drops()));
+      if (frags) {
+        row.push_back(integer(n.rx_fragments()));
+        row.push_back(integer(n.acks_merged()));
+      }
       if (fifo) {
         row.push_back(integer(n.max_fifo_bytes()));
         row.push_back(integer(n.pause_xoff_frames()));
@@ -324,6 +334,18 @@ void write_run_text(std::ostream& out, const results::RunResult& run, int index,
     write_table(out, "  ",
                 {{"host", Align::left}, {"busy %", Align::right}, {"user %", Align::right},
                  {"system %", Align::right}, {"interrupt %", Align::right}, {"work items", Align::right}},
+                rows);
+  }
+
+  if (run.vswitches_size() > 0) {
+    std::vector<Row> rows;
+    for (const auto& v : run.vswitches())
+      rows.push_back({v.name(), integer(v.frames()), integer(v.tso_frames_whole()), integer(v.tso_frames_segmented()),
+                      integer(v.segments_made()), fixed(v.cpu_pct(), 2)});
+    out << "vswitches (hypervisor):\n";
+    write_table(out, "  ",
+                {{"name", Align::left}, {"frames", Align::right}, {"tso whole", Align::right},
+                 {"tso segmented", Align::right}, {"segments made", Align::right}, {"cpu %", Align::right}},
                 rows);
   }
 

@@ -144,7 +144,11 @@ void Host::receive(Packet* p, int) {
     if (!pfil_.empty()) [[unlikely]] {
       for (PfilHook* h : pfil_) hook_cost += h->cost(*p, PfilDir::in);
     }
-    if (waits_for_cpu(p, cpu_->costs().tcp_input + hook_cost, CpuContext::interrupt, kIn)) return;
+    const HostCpuCosts& c = cpu_->costs();
+    SimTime cost = c.tcp_input + hook_cost;
+    if (p->segments > 1) cost += c.rx_aggregate;
+    if (p->protocol == IpProtocol::tcp && p->payload_bytes == 0) cost += c.ack_input;
+    if (waits_for_cpu(p, cost, CpuContext::interrupt, kIn)) return;
   }
   deliver(p);
 }

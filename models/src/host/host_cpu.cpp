@@ -8,7 +8,8 @@ namespace netsim {
 
 HostCpu::HostCpu(TickClock& clock, const HostCpuCosts& costs) : clock_(clock), costs_(costs) {
   const SimTime all[] = {costs.tick,      costs.interrupt,  costs.rx_packet,   costs.tcp_input,
-                         costs.tx_packet, costs.tx_segment, costs.copy_per_kib};
+                         costs.tx_packet, costs.tx_segment, costs.copy_per_kib, costs.rx_fragment,
+                         costs.rx_aggregate, costs.ack_input};
   for (SimTime c : all) {
     if (c < 0) throw std::invalid_argument("CPU costs must be >= 0");
   }

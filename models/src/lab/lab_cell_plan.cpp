@@ -108,6 +108,7 @@ void check_host(const Checker& c, const HostSpec& h, const LabEnvironment& env) 
     c.default_only(q + ".ring_size", h.loc, n.ring_size, dn.ring_size, model_only);
     c.default_only(q + ".rx_fifo", h.loc, n.rx_fifo, dn.rx_fifo, model_only);
     if (n.flow_control) c.fail(q + ".flow_control", h.loc, "veth has no 802.3x flow control");
+    if (n.driver != NicDriver::virtio) c.fail(q + ".driver", h.loc, "the lab runs no VM (vmx and vmxnet3 are vNICs)");
     c.default_only(q + ".host_int_rx_mod", h.loc, n.host_int_rx_mod, dn.host_int_rx_mod, "the lab runs no VM");
     c.default_only(q + ".host_int_latency", h.loc, n.host_int_latency, dn.host_int_latency, "the lab runs no VM");
     c.default_only(q + ".host_int_jitter", h.loc, n.host_int_jitter, dn.host_int_jitter, "the lab runs no VM");
@@ -235,6 +236,8 @@ LabCellPlan plan_lab_cell(const ScenarioSpec& spec, const LabEnvironment& env, c
                                      "the lab joins two hosts by one veth pair; switches are not built");
   if (!spec.hubs.empty())
     c.fail("hubs." + spec.hubs.front().name, spec.hubs.front().loc, "the lab has no shared medium");
+  if (!spec.vswitches.empty())
+    c.fail("vswitches." + spec.vswitches.front().name, spec.vswitches.front().loc, "the lab runs no VM");
   if (spec.hosts.size() != 2) c.fail("hosts", top, "the lab runs exactly two hosts joined by one link");
   if (spec.links.size() != 1) c.fail("links", top, "the lab runs exactly one link between the two hosts");
   if (!spec.udp_flows.empty())

@@ -12,7 +12,9 @@ Channel::Channel(Simulation& sim, std::string from, std::string to, const Channe
 
 bool Channel::send(Packet* p) {
   const std::uint32_t size = p->ip_bytes();
-  if (size > config_.mtu) {
+  // A TSO frame on a vNIC is segmented by the hypervisor: the MTU bounds its segments.
+  const std::uint32_t mtu_size = p->seg_payload == 0 ? size : size - p->payload_bytes + p->seg_payload;
+  if (mtu_size > config_.mtu) {
     ++counters_.mtu_drops;
     sim_.packets().release(p);
     return false;

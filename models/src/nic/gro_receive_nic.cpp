@@ -47,6 +47,10 @@ GroReceiveNic::GroReceiveNic(Simulation& sim, std::string name, Host& host, int 
       config_.gro_flush_timeout < 0 || config_.napi_defer_hard_irqs < 0) {
     throw std::invalid_argument("GRO NIC " + this->name() + ": delays must be >= 0");
   }
+  if (config_.rx_head_buffer > 0 && config_.rx_body_buffer == 0) {
+    throw std::invalid_argument("GRO NIC " + this->name() + ": rx_body_buffer must be >= 1");
+  }
+  if (config_.tcp_lro) lro_.emplace(sim.packets(), config_.lro);
   if (config_.flow_control && config_.rx_fifo_bytes == 0) {
     throw std::invalid_argument("GRO NIC " + this->name() + ": flow control needs a receive FIFO (rx_fifo_bytes)");
   }
@@ -79,6 +83,7 @@ GroReceiveNic::~GroReceiveNic() {
   while (Packet* p = out_.pop()) pool.release(p);
   for (int i = 0; i < held_count_; ++i) pool.release(held_[static_cast<std::size_t>(i)].p);
   held_count_ = 0;
+  lro_.reset();  // its entries' packets go back to the pool
 }
 
 bool GroReceiveNic::run_filters(const Packet& p) {
@@ -182,7 +187,11 @@ void GroReceiveNic::poll_step() {
     Packet* p = ring_.pop();
     ++taken_this_poll_;
     if (!fifo_.empty()) [[unlikely]] refill_ring_from_fifo();
-    if (config_.gro) {
+    const std::uint32_t frags = fragments(p->ip_bytes());
+    counters_.rx_fragments += frags;
+    if (lro_) {
+      lro_receive(p);
+    } else if (config_.gro) {
       gro_receive(p);
     } else {
       deliver_normal(p);
@@ -190,7 +199,8 @@ void GroReceiveNic::poll_step() {
     if (HostCpu* cpu = host_.cpu()) {
       // With a CPU model the poll's time is CPU time, shared with the host's
       // other work (transmits, TCP input).
-      if (step_waits_for_cpu(*cpu, config_.per_packet_cost + cpu->costs().rx_packet)) return;
+      const HostCpuCosts& c = cpu->costs();
+      if (step_waits_for_cpu(*cpu, config_.per_packet_cost + c.rx_packet + frags * c.rx_fragment)) return;
     } else if (config_.per_packet_cost > 0) {
       sim().arm_in(poll_step_timer_, config_.per_packet_cost);
       return;
@@ -205,6 +215,8 @@ void GroReceiveNic::end_poll() {
     // napi_poll with work == weight: napi_gro_flush(n, HZ >= 1000) and stay scheduled.
     ++counters_.budget_exhausted;
     flush_held(host_.clock().hz() >= 1000);
+    if (lro_) lro_->flush_all();  // iflib_rxeof ends every pass with tcp_lro_flush_all
+    drain_lro();
     deliver_all();
     sim().arm_in(poll_timer_, 0);
     return;
@@ -223,6 +235,8 @@ void GroReceiveNic::end_poll() {
     if (timeout > 0) unmask = false;
   }
   flush_held(timeout > 0);
+  if (lro_) lro_->flush_all();
+  drain_lro();
   deliver_all();
   if (timeout > 0) sim().arm_in(napi_timer_, timeout);
   last_poll_end_ = sim().now();
@@ -319,6 +333,27 @@ void GroReceiveNic::deliver_all() {
     ++counters_.delivered_packets;
     host_.receive(p, host_port_);
   }
+}
+
+std::uint32_t GroReceiveNic::fragments(std::uint32_t ip_bytes) const {
+  const std::uint32_t frame = ip_bytes + 14;  // the Ethernet header the device writes in front
+  if (config_.rx_head_buffer == 0 || frame <= config_.rx_head_buffer) return 1;
+  return 1 + (frame - config_.rx_head_buffer + config_.rx_body_buffer - 1) / config_.rx_body_buffer;
+}
+
+// iflib_rxeof with IFCAP_LRO: TCP and UDP (L4 checksum offloaded) go to
+// tcp_lro_rx; what it refuses goes up after what it flushed ahead of it.
+void GroReceiveNic::lro_receive(Packet* p) {
+  const bool offered = p->protocol == IpProtocol::tcp || p->protocol == IpProtocol::udp;
+  const bool taken = offered && lro_->rx(p);
+  drain_lro();
+  if (!taken) deliver_normal(p);
+}
+
+void GroReceiveNic::drain_lro() {
+  if (!lro_) return;
+  counters_.acks_merged = lro_->counters().acks_absorbed;
+  while (Packet* p = lro_->output().pop()) deliver_normal(p);
 }
 
 void GroReceiveNic::gro_receive(Packet* skb) {

@@ -55,6 +55,7 @@ NodeIndex index_nodes(const ScenarioSpec& spec) {
   for (const auto& h : spec.hosts) add(h.name, NodeKind::host, h.address + " hz=" + std::to_string(h.hz));
   for (const auto& s : spec.switches) add(s.name, NodeKind::switch_, "buffer " + std::to_string(s.buffer_bytes) + "B");
   for (const auto& h : spec.hubs) add(h.name, NodeKind::hub, "hub " + format_rate(h.rate));
+  for (const auto& v : spec.vswitches) add(v.name, NodeKind::vswitch, "ESXi vSwitch");
   return idx;
 }
 
@@ -107,7 +108,32 @@ FlowControlConfig flow_control_config(const FlowControlSpec& f) {
   return fc;
 }
 
-GroReceiveNicConfig nic_config(const NicSpec& n) {
+// What a guest driver's defaults change on the receive path (docs/vmxnet3.md).
+void apply_driver(const NicSpec& n, std::uint32_t mtu, GroReceiveNicConfig& c) {
+  switch (n.driver) {
+    case NicDriver::virtio:
+      return;
+    case NicDriver::vmx:
+      // iflib_rxeof: software tcp_lro with IFCAP_LRO, no GRO either way.
+      c.gro = false;
+      c.merge_acks = false;
+      c.tcp_lro = n.lro;
+      c.lro = n.lro_config;
+      // vmxnet3_mtu_set: head buffers sized by iflib from isc_max_frame_size
+      // = MTU + 22 (iflib_get_mbuf_size_for: a cluster, MCLBYTES, when it
+      // fits, else a page); body buffers one page (MJUMPAGESIZE) each.
+      c.rx_head_buffer = n.rx_head_buffer != 0 ? n.rx_head_buffer : (mtu + 22 <= 2048 ? 2048u : 4096u);
+      c.rx_body_buffer = n.rx_body_buffer;
+      return;
+    case NicDriver::vmxnet3:
+      // vmxnet3_rq_rx_complete: with NETIF_F_LRO every skb goes up by
+      // netif_receive_skb (device aggregates whole), else napi_gro_receive.
+      if (n.lro) c.gro = false;
+      return;
+  }
+}
+
+GroReceiveNicConfig nic_config(const NicSpec& n, std::uint32_t mtu) {
   GroReceiveNicConfig c;
   c.gro = n.gro;
   c.irq_delay = n.irq_delay;
@@ -128,6 +154,7 @@ GroReceiveNicConfig nic_config(const NicSpec& n) {
   if (n.flow_control) c.flow_control = flow_control_config(*n.flow_control);
   c.filter_position =
       n.filter_position == NicFilterPosition::after_gro ? GroFilterPosition::after_gro : GroFilterPosition::before_gro;
+  apply_driver(n, mtu, c);
   return c;
 }
 
@@ -338,6 +365,10 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     medium.limit_bytes = static_cast<std::uint64_t>(h.buffer_bytes);
     b.nodes.push_back(&sim.add<Hub>(h.name, idx.ids.at(h.name), medium));
   }
+  for (const auto& v : spec.vswitches) {
+    b.vswitches.push_back(&sim.add<VSwitch>(v.name, idx.ids.at(v.name), v.cpu));
+    b.nodes.push_back(b.vswitches.back());
+  }
   // Each transmitter's clock offset, uniform in [-clock_ppm, +clock_ppm], from
   // its own stream: the same for a seed, independent of every other draw.
   std::map<std::string, double> clock_offset_ppm;
@@ -381,7 +412,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
       if (l.end_a != h.name && l.end_b != h.name) continue;
       const bool at_a = l.end_a == h.name;
       auto& nic = sim.add<GroReceiveNic>(h.name + "/nic/" + l.name, *host, at_a ? link.port_at_a() : link.port_at_b(),
-                                         nic_config(*h.nic));
+                                         nic_config(*h.nic, static_cast<std::uint32_t>(l.mtu)));
       Channel& in = at_a ? link.b_to_a() : link.a_to_b();
       nic.attach(in);
       nic.enable_flow_control(at_a ? link.a_to_b() : link.b_to_a());
@@ -392,6 +423,20 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
         host_nic->attach(in);
       }
       b.nics.push_back({&h, &l, &nic, host_nic});
+    }
+  }
+
+  // vNICs on a vSwitch: the guest's TSO frames go out whole, and a port
+  // whose guest driver has LRO on (UPT1_F_LRO) gets them whole.
+  for (std::size_t i = 0; i < spec.links.size(); ++i) {
+    const LinkSpec& l = spec.links[i];
+    for (const bool vswitch_at_a : {true, false}) {
+      Node& v = *b.nodes[idx.ids.at(vswitch_at_a ? l.end_a : l.end_b)];
+      if (v.kind() != NodeKind::vswitch) continue;
+      const HostSpec& h = spec.hosts[idx.ids.at(vswitch_at_a ? l.end_b : l.end_a)];  // hosts have the first ids
+      static_cast<Host*>(b.nodes[idx.ids.at(h.name)])->set_tso_frames(true);
+      const bool lro = h.nic && h.nic->driver != NicDriver::virtio && h.nic->lro;
+      static_cast<VSwitch&>(v).set_port_lro(vswitch_at_a ? b.links[i]->port_at_a() : b.links[i]->port_at_b(), lro);
     }
   }
 

@@ -645,11 +645,13 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
                                                                      spec.duration);
   }
   std::vector<SimTime> busy_at_end;
+  std::vector<SimTime> vswitch_cpu_at_end;  // the hypervisor's CPU time used by `duration`
   try {
     sim.run_until(spec.duration);
     // TCP counters end with the run (the drain only lets packets land).
     for (const BuiltTcpFlow& f : b.tcp_flows) f.driver->finish();
     for (const BuiltSiftr& s : b.siftrs) s.siftr->finish();
+    for (const VSwitch* v : b.vswitches) vswitch_cpu_at_end.push_back(v->cpu() ? v->cpu()->used().total() : 0);
     for (const Link* l : b.links) {
       busy_at_end.push_back(l->a_to_b().busy_time_so_far(spec.duration));
       busy_at_end.push_back(l->b_to_a().busy_time_so_far(spec.duration));
@@ -735,6 +737,8 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
     s->set_filtered(c.filtered);
     s->set_timer_polls(c.timer_polls);
     s->set_max_fifo_bytes(c.max_fifo_bytes);
+    s->set_rx_fragments(c.rx_fragments);
+    s->set_acks_merged(c.acks_merged);
     if (const PauseFrameSender* p = n.nic->pause_sender(); p != nullptr) {
       s->set_pause_xoff_frames(p->counters().xoff_frames);
       s->set_pause_xon_frames(p->counters().xon_frames);
@@ -746,6 +750,18 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
       s->set_host_timer_frames(m.timer_frames);
       s->set_host_irq_frames(m.irq_frames);
     }
+  }
+  for (std::size_t i = 0; i < b.vswitches.size(); ++i) {
+    const VSwitch& v = *b.vswitches[i];
+    const VSwitchCounters& c = v.counters();
+    auto* s = out.add_vswitches();
+    s->set_name(v.name());
+    s->set_frames(c.frames);
+    s->set_bytes(c.bytes);
+    s->set_tso_frames_whole(c.tso_frames_whole);
+    s->set_tso_frames_segmented(c.tso_frames_segmented);
+    s->set_segments_made(c.segments_made);
+    s->set_cpu_pct(cpu_percent(vswitch_cpu_at_end[i], spec.duration));
   }
   out.set_wall_time_s(std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count());
   return out;

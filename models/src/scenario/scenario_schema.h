@@ -10,10 +10,10 @@ namespace netsim::scenario_internal {
 
 using KeyList = std::span<const std::string_view>;
 
-inline constexpr std::array<std::string_view, 20> kTopKeys{
+inline constexpr std::array<std::string_view, 21> kTopKeys{
     "name",    "description", "seed",     "seeds",    "duration", "interval",  "max_packets", "hosts",     "switches",
     "hubs",    "links",       "filters",  "traffic",  "sweep",    "measured",  "profiles",    "include",   "calibrate",
-    "calibration", "capture"};
+    "calibration", "capture", "vswitches"};
 // Top-level fields that hold a single scalar, and so can be overridden or swept.
 inline constexpr std::array<std::string_view, 7> kTopScalarKeys{"name",     "description", "seed",       "seeds",
                                                                 "duration", "interval",    "max_packets"};
@@ -33,13 +33,20 @@ inline constexpr std::array<std::string_view, 9> kSiftrCostKeys{"hook",  "hook_r
 inline constexpr std::array<std::string_view, 2> kHostOsNames{"freebsd", "linux"};
 inline constexpr std::array<std::string_view, 2> kNetemKeys{"delay", "limit"};
 // The costs first (in HostCpuCosts' order), then the core's clock.
-inline constexpr std::array<std::string_view, 8> kCpuKeys{"tick",      "interrupt",  "rx_packet",    "tcp_input",
-                                                          "tx_packet", "tx_segment", "copy_per_kib", "frequency"};
-inline constexpr std::array<std::string_view, 20> kNicKeys{
+inline constexpr std::array<std::string_view, 11> kCpuKeys{
+    "tick",        "interrupt",    "rx_packet", "tcp_input", "tx_packet", "tx_segment", "copy_per_kib",
+    "rx_fragment", "rx_aggregate", "ack_input", "frequency"};
+inline constexpr std::array<std::string_view, 27> kNicKeys{
     "gro",         "merge_acks", "irq_delay",       "irq_jitter", "irq_jitter_shape", "irq_min_interval", "idle_wake_delay",
     "idle_wake_jitter", "idle_after", "budget", "per_packet_cost", "ring_size",  "filter_position",
     "host_int_rx_mod", "host_int_latency", "host_int_jitter", "gro_flush_timeout", "napi_defer_hard_irqs",
-    "rx_fifo", "flow_control"};
+    "rx_fifo", "flow_control", "driver", "lro", "lro_entries", "lro_length_lim", "lro_ackcnt_lim",
+    "rx_head_buffer", "rx_body_buffer"};
+// nic.driver: virtio (virtio-net/NAPI/GRO, the default), vmx (FreeBSD vmx(4)
+// over iflib), vmxnet3 (Linux vmxnet3).
+inline constexpr std::array<std::string_view, 3> kNicDrivers{"virtio", "vmx", "vmxnet3"};
+inline constexpr std::array<std::string_view, 1> kVSwitchKeys{"cpu"};
+inline constexpr std::array<std::string_view, 3> kVSwitchCpuKeys{"frame", "segment", "copy_per_kib"};
 inline constexpr std::array<std::string_view, 5> kFlowControlKeys{"high_water", "low_water", "pause_quanta",
                                                                   "send_xon", "refresh"};
 inline constexpr std::array<std::string_view, 5> kSwitchKeys{"buffer", "buffer_packets", "clock_ppm", "profile",
@@ -95,6 +102,7 @@ inline constexpr std::array<SubMapSchema, 4> kHostSubMaps{
     {{"nic", kNicKeys}, {"cpu", kCpuKeys}, {"netem", kNetemKeys}, {"siftr", kSiftrKeys}}};
 inline constexpr std::array<SubMapSchema, 2> kLinkSubMaps{{{"queue", kQueueKeys}, {"eee", kEeeKeys}}};
 inline constexpr std::array<SubMapSchema, 1> kFilterSubMaps{{{"match", kMatchKeys}}};
+inline constexpr std::array<SubMapSchema, 1> kVSwitchSubMaps{{{"cpu", kVSwitchCpuKeys}}};
 
 // A top-level map of named elements (hosts, links, ...). Some fields of an
 // element are maps (`sub_maps`), at most one is a list (`list_key`:
@@ -114,10 +122,11 @@ struct SectionSchema {
   }
 };
 
-inline constexpr std::array<SectionSchema, 6> kSections{{
+inline constexpr std::array<SectionSchema, 7> kSections{{
     {"hosts", "host", kHostKeys, kHostSubMaps, {}},
     {"switches", "switch", kSwitchKeys, {}, {}},
     {"hubs", "hub", kHubKeys, {}, {}},
+    {"vswitches", "vswitch", kVSwitchKeys, kVSwitchSubMaps, {}},
     {"links", "link", kLinkKeys, kLinkSubMaps, "ends"},
     {"filters", "filter", kFilterKeys, kFilterSubMaps, {}},
     {"traffic", "flow", kAnyFlowKeys, {}, {}},

@@ -31,6 +31,13 @@ constexpr std::int64_t kMaxMtu = 65535;
 constexpr std::int64_t kMaxUdpPayload = 65507;  // 65535 - 20 (IPv4) - 8 (UDP)
 constexpr std::int64_t kMaxFraming = 65535;
 constexpr std::int64_t kMaxNicBudget = 65536;
+// Driver defaults (docs/vmxnet3.md): iflib's rx_budget sysctl (sys/net/iflib.c
+// _task_fn_rx), FreeBSD's VMXNET3_DEF_RX_NDESC (if_vmxvar.h), Linux's
+// VMXNET3_DEF_RX_RING_SIZE (drivers/net/vmxnet3/vmxnet3_int.h).
+constexpr int kIflibRxBudget = 16;
+constexpr std::uint32_t kVmxRxNdesc = 256;
+constexpr std::uint32_t kLinuxVmxnet3RxRingSize = 1024;
+constexpr std::int64_t kVnicRateGbps = 1000;  // a vNIC link without `rate`: 1 Tbit/s, no line rate to speak of
 constexpr std::int64_t kMaxNapiDeferHardIrqs = 2147483647;  // S32_MAX, as sysfs accepts
 constexpr std::int64_t kMaxSeeds = 100000;
 // Interval reports per run: each holds every flow's and link's figures (about
@@ -40,12 +47,13 @@ constexpr double kMaxClockPpm = 1000;  // 0.1%: ten times what IEEE 802.3 allows
 
 constexpr std::array<std::string_view, 5> kRequiredTop{"name", "duration", "hosts", "links", "traffic"};
 constexpr std::array<std::string_view, 1> kRequiredHost{"address"};
-constexpr std::array<std::string_view, 2> kRequiredLink{"ends", "rate"};
+constexpr std::array<std::string_view, 1> kRequiredLink{"ends"};
+constexpr std::array<std::string_view, 1> kRequiredRate{"rate"};  // unless an end is a vSwitch
 constexpr std::array<std::string_view, 1> kRequiredFilter{"host"};
 constexpr std::array<std::string_view, 2> kRequiredFlow{"from", "to"};
 constexpr std::array<std::string_view, 1> kRequiredNetem{"delay"};
 
-enum class NodeKind { host, switch_node, hub };
+enum class NodeKind { host, switch_node, hub, vswitch };
 
 // Names held in strings, as the Reader's key lists (views into `names`).
 std::vector<std::string_view> names_view(const std::vector<std::string>& names) {
@@ -60,6 +68,8 @@ std::string kind_name(NodeKind k) {
       return "switch";
     case NodeKind::hub:
       return "hub";
+    case NodeKind::vswitch:
+      return "vswitch";
   }
   return "node";
 }
@@ -91,8 +101,11 @@ class Validator {
   void parse_address(const Field& f, HostSpec& h);
   void parse_nic(const Field& f, HostSpec& h);
   void parse_cpu(const Field& f, HostSpec& h);
+  void apply_driver_defaults(const std::map<std::string, Field>& given, NicSpec& nic);
   void parse_switch(const std::string& name, const Field& f);
   void parse_hub(const std::string& name, const Field& f);
+  void parse_vswitch(const std::string& name, const Field& f);
+  bool is_vswitch(const std::string& name) const;
   void parse_link(const std::string& name, const Field& f);
   void parse_ends(const Field& f, LinkSpec& link, std::optional<Field>& end_a, std::optional<Field>& end_b);
   void parse_eee(const Field& f, LinkSpec& link);
@@ -196,6 +209,8 @@ void Validator::parse_top(const std::string& key, const Field& f) {
     r_.visit_entries(f, "switch", true, [this](const std::string& n, const Field& v) { parse_switch(n, v); });
   } else if (key == "hubs") {
     r_.visit_entries(f, "hub", true, [this](const std::string& n, const Field& v) { parse_hub(n, v); });
+  } else if (key == "vswitches") {
+    r_.visit_entries(f, "vswitch", true, [this](const std::string& n, const Field& v) { parse_vswitch(n, v); });
   } else if (key == "links") {
     r_.visit_entries(f, "link", true, [this](const std::string& n, const Field& v) { parse_link(n, v); });
   } else if (key == "filters") {
@@ -311,8 +326,25 @@ void Validator::parse_nic(const Field& f, HostSpec& h) {
   std::optional<Field> handler_latency;  // host_int_latency or host_int_jitter, for the error below
   std::optional<Field> flow_control;     // checked against rx_fifo and host_int_rx_mod below
   std::optional<Field> rx_fifo;          // checked against ring_size below
+  std::map<std::string, Field> given;    // for the driver's defaults and its keys
   r_.visit_fields(f, kNicKeys, [&](const std::string& key, const Field& v) {
-    if (key == "gro") {
+    given.emplace(key, v);
+    if (key == "driver") {
+      const std::string d = r_.choice(v, kNicDrivers);
+      nic.driver = d == "vmx" ? NicDriver::vmx : d == "vmxnet3" ? NicDriver::vmxnet3 : NicDriver::virtio;
+    } else if (key == "lro") {
+      nic.lro = r_.boolean(v);
+    } else if (key == "lro_entries") {
+      nic.lro_config.entries = static_cast<int>(r_.integer(v, 1, 1024));
+    } else if (key == "lro_length_lim") {
+      nic.lro_config.length_lim = static_cast<std::uint32_t>(r_.integer(v, 1, 65535));
+    } else if (key == "lro_ackcnt_lim") {
+      nic.lro_config.ackcnt_lim = static_cast<std::uint32_t>(r_.integer(v, 1, 65535));
+    } else if (key == "rx_head_buffer") {
+      nic.rx_head_buffer = static_cast<std::uint32_t>(r_.size(v, 0, 65536));
+    } else if (key == "rx_body_buffer") {
+      nic.rx_body_buffer = static_cast<std::uint32_t>(r_.size(v, 256, 65536));
+    } else if (key == "gro") {
       nic.gro = r_.boolean(v);
     } else if (key == "irq_delay") {
       nic.irq_delay = r_.duration(v);
@@ -366,12 +398,50 @@ void Validator::parse_nic(const Field& f, HostSpec& h) {
   if (rx_fifo && nic.rx_fifo > 0 && nic.ring_size == 0) {
     r_.fail(*rx_fifo, "needs a limited ring (ring_size > 0): frames wait in the FIFO only while every descriptor is in use");
   }
+  apply_driver_defaults(given, nic);
   if (flow_control) parse_nic_flow_control(*flow_control, nic);  // after the loop: it is checked against rx_fifo
   if (nic.flow_control && nic.host_int_rx_mod > 0) {
     r_.fail(*flow_control, "cannot be combined with host_int_rx_mod: behind a box NIC this receive path is a VM's "
                            "virtio ring, which has no MAC to pause the wire (flow control belongs to a physical NIC)");
   }
   h.nic = nic;
+}
+
+// A driver's own defaults for what the nic block leaves out, and the keys
+// that belong to another driver.
+void Validator::apply_driver_defaults(const std::map<std::string, Field>& given, NicSpec& nic) {
+  const auto has = [&given](const char* k) { return given.count(k) != 0; };
+  constexpr std::array<const char*, 4> kLroKeys{"lro_entries", "lro_length_lim", "lro_ackcnt_lim", "lro"};
+  constexpr std::array<const char*, 2> kBufferKeys{"rx_head_buffer", "rx_body_buffer"};
+  if (nic.driver != NicDriver::vmx) {
+    for (const char* k : kBufferKeys) {
+      if (has(k)) r_.fail(given.at(k), "belongs to driver: vmx (FreeBSD vmx(4)'s receive buffers)");
+    }
+  }
+  if (nic.driver == NicDriver::virtio) {
+    for (const char* k : kLroKeys) {
+      if (has(k)) r_.fail(given.at(k), "belongs to driver: vmx or vmxnet3 (virtio's FreeBSD tcp_lro is merge_acks)");
+    }
+    return;
+  }
+  if (nic.driver == NicDriver::vmxnet3) {
+    for (const char* k : {"lro_entries", "lro_length_lim", "lro_ackcnt_lim"}) {
+      if (has(k)) r_.fail(given.at(k), "belongs to driver: vmx (Linux vmxnet3's LRO is the device's, no table)");
+    }
+  }
+  if (has("merge_acks")) r_.fail(given.at("merge_acks"), "is virtio's; with driver: vmx, lro: true runs tcp_lro itself");
+  if (nic.driver == NicDriver::vmx && has("gro")) {
+    r_.fail(given.at("gro"), "FreeBSD has no GRO: vmx aggregates with tcp_lro (lro: true)");
+  }
+  // vmx: IFCAP_LRO is a capability, not enabled (vmxnet3_attach_pre); Linux
+  // vmxnet3 puts NETIF_F_LRO in hw_features and features (vmxnet3_declare_features).
+  if (!has("lro")) nic.lro = nic.driver == NicDriver::vmxnet3;
+  if (nic.driver == NicDriver::vmx) {
+    if (!has("budget")) nic.budget = kIflibRxBudget;
+    if (!has("ring_size")) nic.ring_size = kVmxRxNdesc;
+  } else if (!has("ring_size")) {
+    nic.ring_size = kLinuxVmxnet3RxRingSize;
+  }
 }
 
 template <std::size_t N>
@@ -487,7 +557,8 @@ void Validator::parse_cpu(const Field& f, HostSpec& h) {
   // kCpuKeys in the same order: each key but the last sets one cost.
   static constexpr std::array<SimTime HostCpuCosts::*, kCpuKeys.size() - 1> kCosts{
       &HostCpuCosts::tick,      &HostCpuCosts::interrupt,  &HostCpuCosts::rx_packet,   &HostCpuCosts::tcp_input,
-      &HostCpuCosts::tx_packet, &HostCpuCosts::tx_segment, &HostCpuCosts::copy_per_kib};
+      &HostCpuCosts::tx_packet, &HostCpuCosts::tx_segment, &HostCpuCosts::copy_per_kib, &HostCpuCosts::rx_fragment,
+      &HostCpuCosts::rx_aggregate, &HostCpuCosts::ack_input};
   r_.visit_fields(f, kCpuKeys, [&](const std::string& key, const Field& v) {
     if (key == "frequency") {
       h.cpu.frequency_hz = r_.frequency(v);
@@ -544,6 +615,26 @@ void Validator::parse_hub(const std::string& name, const Field& f) {
   spec_.hubs.push_back(std::move(h));
 }
 
+void Validator::parse_vswitch(const std::string& name, const Field& f) {
+  declare_node(name, f, NodeKind::vswitch, spec_.vswitches.size());
+  VSwitchSpec v;
+  v.name = name;
+  v.loc = r_.loc(f.key);
+  r_.visit_fields(f, kVSwitchKeys, [&](const std::string&, const Field& cpu) {
+    r_.visit_fields(cpu, kVSwitchCpuKeys, [&](const std::string& key, const Field& c) {
+      const SimTime t = r_.duration(c);
+      if (t < 0) r_.fail(c, "must not be negative");
+      (key == "frame" ? v.cpu.frame : key == "segment" ? v.cpu.segment : v.cpu.copy_per_kib) = t;
+    });
+  });
+  spec_.vswitches.push_back(std::move(v));
+}
+
+bool Validator::is_vswitch(const std::string& name) const {
+  const auto it = nodes_.find(name);
+  return it != nodes_.end() && it->second.kind == NodeKind::vswitch;
+}
+
 void Validator::parse_link(const std::string& name, const Field& f) {
   LinkSpec l;
   l.name = name;
@@ -581,10 +672,26 @@ void Validator::parse_link(const std::string& name, const Field& f) {
   const std::size_t index = spec_.links.size();
   spec_.links.push_back(std::move(l));
 
-  deferred_.emplace_back([this, index, a = *end_a, b = *end_b, mtu, f] {
-    const LinkSpec& link = spec_.links[index];
+  const bool rate_given = seen.count("rate") != 0;
+  deferred_.emplace_back([this, index, a = *end_a, b = *end_b, mtu, f, rate_given, seen] {
+    LinkSpec& link = spec_.links[index];
     resolve(a, link.end_a, false, {});
     resolve(b, link.end_b, false, {});
+    const bool va = is_vswitch(link.end_a);
+    const bool vb = is_vswitch(link.end_b);
+    if (va || vb) {
+      // A vNIC's port: the guest on one end, its host's vSwitch on the other.
+      const Field& other = va ? b : a;
+      const std::string& other_name = va ? link.end_b : link.end_a;
+      if (nodes_.at(other_name).kind != NodeKind::host) {
+        r_.fail(other, "a vswitch connects the VMs of one ESXi host: the other end must be a host, and '" + other_name +
+                           "' is a " + kind_name(nodes_.at(other_name).kind));
+      }
+      // No line rate: the hypervisor's CPU and the guests' limit a vNIC.
+      if (!rate_given) link.rate = DataRate::gbps(kVnicRateGbps);
+    } else if (!rate_given) {
+      r_.require(f, seen, kRequiredRate);
+    }
     if (link.mtu < kMinIpv6Mtu && (is_ipv6_host(link.end_a) || is_ipv6_host(link.end_b))) {
       const std::string v6 = is_ipv6_host(link.end_a) ? link.end_a : link.end_b;
       r_.fail(mtu ? *mtu : Field{f.value, f.key, join_path(f.path, "mtu")},
@@ -1102,6 +1209,7 @@ void Validator::resolve(const Field& ref, const std::string& name, bool host_onl
     if (!host_only) {
       for (const auto& s : spec_.switches) known.push_back(s.name);
       for (const auto& h : spec_.hubs) known.push_back(h.name);
+      for (const auto& v : spec_.vswitches) known.push_back(v.name);
     }
     const std::string what = host_only ? "host" : "node";
     r_.fail(ref, "unknown " + what + " " + quoted(name) + " (known " + what + "s: " + join_words(known) + ")" +
@@ -1126,6 +1234,7 @@ std::vector<std::string> Validator::element_names(std::string_view section) cons
   if (section == "hosts") add(spec_.hosts);
   if (section == "switches") add(spec_.switches);
   if (section == "hubs") add(spec_.hubs);
+  if (section == "vswitches") add(spec_.vswitches);
   if (section == "links") add(spec_.links);
   if (section == "filters") add(spec_.filters);
   if (section == "traffic") {

@@ -15,9 +15,10 @@ namespace {
 
 // The sections in the order the file lists them (the order a hand-written
 // scenario usually has, so node ids come out the same).
-constexpr std::array<std::string_view, 6> kSectionOrder{"hosts", "switches", "hubs", "links", "filters", "traffic"};
+constexpr std::array<std::string_view, 7> kSectionOrder{"hosts", "switches", "hubs", "vswitches", "links", "filters",
+                                                       "traffic"};
 // What the sections' elements are called in messages.
-constexpr std::array<std::string_view, 6> kElementNames{"host", "switch", "hub", "link", "filter", "flow"};
+constexpr std::array<std::string_view, 7> kElementNames{"host", "switch", "hub", "vswitch", "link", "filter", "flow"};
 
 SourceLoc loc_of(const std::source_location& where) {
   return SourceLoc{where.file_name(), static_cast<int>(where.line()), static_cast<int>(where.column())};
@@ -118,6 +119,10 @@ TopologyBuilder& TopologyBuilder::add_hub(const std::string& name, const Fields&
   return add_entry("hubs", name, {}, fields, where);
 }
 
+TopologyBuilder& TopologyBuilder::add_vswitch(const std::string& name, const Fields& fields, std::source_location where) {
+  return add_entry("vswitches", name, {}, fields, where);
+}
+
 TopologyBuilder& TopologyBuilder::add_link(const std::string& name, const std::string& end_a, const std::string& end_b,
                                            DataRate rate, const Fields& fields, std::source_location where) {
   add_entry("links", name, {{"rate", format_rate(rate)}}, fields, where);
@@ -202,6 +207,7 @@ ScenarioSpec TopologyBuilder::build(std::shared_ptr<const ScenarioRegistry> regi
   relocate(spec.hosts, "hosts");
   relocate(spec.switches, "switches");
   relocate(spec.hubs, "hubs");
+  relocate(spec.vswitches, "vswitches");
   relocate(spec.links, "links");
   relocate(spec.filters, "filters");
   relocate(spec.udp_flows, "traffic");

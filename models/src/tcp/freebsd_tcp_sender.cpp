@@ -281,9 +281,11 @@ void FreeBsdTcpSender::transmit(std::uint32_t seq, std::uint32_t len, std::uint8
   tp_.t_flags &= ~TF_DELACK;
   delack_.stop();
   if (retransmit) ++stats_.retransmitted_packs;
-  // A TSO burst leaves the interface as back-to-back wire segments.
+  // A TSO burst leaves the interface as back-to-back wire segments, or as
+  // one frame on a vNIC that segments it itself (Host::tso_frames).
+  const bool one_frame = len > maxseg && host_.tso_frames();
   do {
-    const std::uint32_t seg = std::min(len - off, maxseg);
+    const std::uint32_t seg = one_frame ? len : std::min(len - off, maxseg);
     Packet* p = new_segment();
     p->tcp.seq = seq + off;
     p->tcp.ack = rcv_nxt_;
@@ -295,10 +297,15 @@ void FreeBsdTcpSender::transmit(std::uint32_t seq, std::uint32_t len, std::uint8
     p->tcp.ts_ecr = ts_recent_;
     p->payload_bytes = seg;
     p->l4_header_bytes = kTcpHeaderBytes + p->tcp.option_bytes();
-    ++stats_.segments_sent;
+    const std::uint32_t wire_segments = one_frame ? (len + maxseg - 1) / maxseg : 1;
+    if (one_frame) {
+      p->segments = static_cast<std::uint16_t>(wire_segments);
+      p->seg_payload = static_cast<std::uint16_t>(maxseg);
+    }
+    stats_.segments_sent += wire_segments;
     stats_.bytes_sent += seg;
     if (retransmit) {
-      ++stats_.retransmitted_segments;
+      stats_.retransmitted_segments += wire_segments;
       stats_.retransmitted_bytes += seg;
     }
     host_.send(p, off == 0);

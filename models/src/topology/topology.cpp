@@ -96,7 +96,10 @@ std::vector<NodeId> Topology::path(NodeId a, NodeId b) const {
 void Topology::write_dot(std::ostream& out, const std::string& graph_name) const {
   auto vertex_writer = [this](std::ostream& os, Graph::vertex_descriptor v) {
     const VertexInfo& info = graph_[v];
-    const char* shape = info.kind == NodeKind::host ? "box" : info.kind == NodeKind::switch_ ? "diamond" : "circle";
+    const char* shape = info.kind == NodeKind::host      ? "box"
+                        : info.kind == NodeKind::switch_ ? "diamond"
+                        : info.kind == NodeKind::vswitch ? "hexagon"
+                                                         : "circle";
     std::string label = info.name + (info.label.empty() ? "" : "\\n" + info.label);
     os << "[label=" << quote(label) << ", shape=" << shape << "]";
   };

@@ -79,6 +79,10 @@ struct Packet {
   IpProtocol protocol = IpProtocol::udp;
   IpVersion ip_version = IpVersion::v4;
   std::uint16_t segments = 1;       // >1 for TSO/GRO aggregates
+  // A TSO frame handed to a paravirtual vNIC whole (segments > 1): the
+  // payload of each full segment (the MSS the guest put in the descriptor,
+  // Linux's gso_size), which the hypervisor segments to; 0 otherwise.
+  std::uint16_t seg_payload = 0;
   std::uint32_t l4_header_bytes = 0;
   std::uint32_t payload_bytes = 0;
   std::uint64_t app_seq = 0;        // application sequence number (UDP datagram index)

@@ -84,6 +84,13 @@ class Host final : public Node, public EventHandler {
   // Whether the stack waits for the CPU before handing on each packet.
   bool output_waits_for_cpu() const { return cpu_ && tx_backlog_limit_ == 0; }
 
+  // The host's interface is a TSO-capable paravirtual vNIC (VMXNET3 on an
+  // ESXi vSwitch): the TCP senders hand a TSO burst to it as one Packet
+  // (segments = n, seg_payload = MSS) that the hypervisor segments, instead
+  // of n wire segments, so the guest's CPU is charged per frame.
+  void set_tso_frames(bool on) { tso_frames_ = on; }
+  bool tso_frames() const { return tso_frames_; }
+
   // A netem qdisc on every interface (`tc qdisc add dev IF root netem delay
   // D limit N`): sent packets wait `delay` after the egress filters.
   void set_netem(SimTime delay, std::uint32_t limit);
@@ -146,6 +153,7 @@ class Host final : public Node, public EventHandler {
   std::uint32_t tx_backlog_ = 0;  // sent packets in cpu_queue_
   Timer cpu_timer_;
   std::unique_ptr<NetemDelay> netem_;
+  bool tso_frames_ = false;
 };
 
 }  // namespace netsim

@@ -39,13 +39,16 @@ struct HostCpuCosts {
   SimTime tx_packet = 0;     // one packet handed to the driver by the stack (a TSO burst is one)
   SimTime tx_segment = 0;    // one wire segment sent (per-frame driver or backend work)
   SimTime copy_per_kib = 0;  // copying 1024 bytes between user space and socket buffers
+  SimTime rx_fragment = 0;   // one receive buffer of a frame (vmx: 4 KB body buffers chained by iflib)
+  SimTime rx_aggregate = 0;  // extra TCP input for a packet of >= 2 segments (an LRO/GRO/device aggregate)
+  SimTime ack_input = 0;     // extra TCP input for a pure ACK (no payload)
   // The core's clock, for work whose cost is given in cycles (a module's,
   // e.g. SIFTR's); 0: unknown. It is no cost itself (any() ignores it).
   std::int64_t frequency_hz = 0;
 
   bool any() const {
     return tick > 0 || interrupt > 0 || rx_packet > 0 || tcp_input > 0 || tx_packet > 0 || tx_segment > 0 ||
-           copy_per_kib > 0;
+           copy_per_kib > 0 || rx_fragment > 0 || rx_aggregate > 0 || ack_input > 0;
   }
 };
 

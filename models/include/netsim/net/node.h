@@ -12,7 +12,7 @@
 
 namespace netsim {
 
-enum class NodeKind { host, switch_, hub };
+enum class NodeKind { host, switch_, hub, vswitch };
 
 class Node : public Component, public PacketReceiver {
  public:

@@ -27,6 +27,11 @@
 //   the index, which holds no 5.15 copy of them)
 // See docs/linux-receiver.md.
 //
+// The same machinery serves the guest drivers of docs/vmxnet3.md: FreeBSD
+// vmx(4) over iflib (budget 16 per pass, receive buffers, software tcp_lro
+// flushed at every pass end: config tcp_lro, rx_head_buffer) and Linux
+// vmxnet3 (LRO: device aggregates passed up as they are, gro off; else GRO).
+//
 // GRO rules for a TCP segment `skb` against the held packet `p` of the same
 // flow (same addresses, ports, IP version):
 //   merge only if: no CWR; the flag word (flags, header length and window) is
@@ -67,6 +72,7 @@
 #include "netsim/net/channel.h"
 #include "netsim/net/packet_receiver.h"
 #include "netsim/net/pause_frame_sender.h"
+#include "netsim/nic/tcp_lro.h"
 #include "netsim/sim/event_handler.h"
 #include "netsim/sim/packet_queue.h"
 #include "netsim/sim/rng.h"
@@ -146,6 +152,20 @@ struct GroReceiveNicConfig {
   // ACK (same ack and window), a SACK-bearing ACK or any other packet flushes
   // the held ACK first. Off: Linux GRO, which never holds pure ACKs.
   bool merge_acks = false;
+  // FreeBSD software LRO instead of GRO (tcp_lro.h), as iflib runs it with
+  // IFCAP_LRO (iflib_rxeof): each TCP/UDP packet of a pass goes to
+  // tcp_lro_rx, what it refuses goes up at once, and tcp_lro_flush_all ends
+  // every pass, also one that used the whole budget. `gro` and `merge_acks`
+  // are then ignored.
+  bool tcp_lro = false;
+  TcpLroConfig lro;
+  // Receive buffers (vmx(4): ring 0 head buffers, ring 1 body buffers of
+  // MJUMPAGESIZE): a frame of L = IP length + 14 bytes takes
+  // 1 + ceil((L - rx_head_buffer) / rx_body_buffer) buffers when longer than
+  // the head buffer, each charged the host CPU's rx_fragment cost.
+  // 0: one buffer per frame.
+  std::uint32_t rx_head_buffer = 0;
+  std::uint32_t rx_body_buffer = 4096;
   std::uint32_t gro_max_size = 65536; // GRO_MAX_SIZE (IP length limit of an aggregate)
   int max_held = 8;                   // MAX_GRO_SKBS: held aggregates per NAPI (<= 64)
   std::uint32_t ring_size = 1024;     // rx descriptors; 0 = unlimited
@@ -174,7 +194,8 @@ struct GroNicCounters {
   std::uint64_t tcp_data_packets = 0;   // delivered TCP packets with payload
   std::uint64_t tcp_data_segments = 0;  // wire segments inside them
   std::uint64_t max_aggregate_segments = 0;
-  std::uint64_t acks_merged = 0;        // pure ACKs absorbed into a held ACK (merge_acks)
+  std::uint64_t acks_merged = 0;        // pure ACKs absorbed into a held ACK (merge_acks, tcp_lro)
+  std::uint64_t rx_fragments = 0;       // receive buffers the wire packets filled (rx_head_buffer)
   std::uint64_t interrupts = 0;
   std::uint64_t idle_wakeups = 0;       // interrupts that paid idle_wake_delay
   std::uint64_t polls = 0;
@@ -221,6 +242,10 @@ class GroReceiveNic final : public Component, public PacketReceiver, public Even
                : static_cast<double>(counters_.tcp_data_segments) / static_cast<double>(counters_.tcp_data_packets);
   }
   std::size_t ring_occupancy() const { return ring_.packets(); }
+  // The tcp_lro table (config().tcp_lro), else null.
+  const TcpLro* lro() const { return lro_ ? &*lro_ : nullptr; }
+  // Receive buffers a frame of this IP length fills (rx_head_buffer, rx_body_buffer).
+  std::uint32_t fragments(std::uint32_t ip_bytes) const;
   bool polling() const { return state_ != State::idle; }
 
  private:
@@ -250,6 +275,8 @@ class GroReceiveNic final : public Component, public PacketReceiver, public Even
   void deliver_normal(Packet* p);  // append to the delivery list
   void flush_held(bool only_old);
   void deliver_all();
+  void lro_receive(Packet* p);
+  void drain_lro();
 
   Host& host_;
   int host_port_;
@@ -274,6 +301,7 @@ class GroReceiveNic final : public Component, public PacketReceiver, public Even
   Timer poll_step_timer_;
   Timer napi_timer_;        // gro_flush_timeout (napi->timer, napi_watchdog)
   int defer_count_ = 0;     // napi->defer_hard_irqs_count
+  std::optional<TcpLro> lro_;
   Rng rng_;  // irq_jitter
   GroNicCounters counters_;
 };

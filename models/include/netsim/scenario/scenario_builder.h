@@ -20,6 +20,7 @@
 #include "netsim/net/hub.h"
 #include "netsim/net/link.h"
 #include "netsim/net/switch.h"
+#include "netsim/net/vswitch.h"
 #include "netsim/nic/gro_receive_nic.h"
 #include "netsim/nic/one_shot_rx_moderation.h"
 #include "netsim/scenario/scenario_spec.h"
@@ -156,6 +157,7 @@ struct BuiltScenario {
   std::vector<BuiltPingFlow> ping_flows;
   std::vector<BuiltNic> nics;  // hosts with a `nic:` block, in host then link order
   std::vector<BuiltSiftr> siftrs;  // hosts with a `siftr:` block, in host order
+  std::vector<VSwitch*> vswitches;  // in spec order
 
   Node* node(const std::string& name) const;
 };

@@ -17,6 +17,8 @@
 
 #include "netsim/host/host_cpu.h"
 #include "netsim/net/low_power_idle.h"
+#include "netsim/net/hypervisor_costs.h"
+#include "netsim/nic/tcp_lro.h"
 #include "netsim/sim/data_rate.h"
 #include "netsim/sim/packet.h"
 #include "netsim/sim/packet_pool.h"
@@ -50,7 +52,20 @@ struct FlowControlSpec {
 
 // A Linux virtio-net/NAPI receive NIC with GRO (netsim/nic/gro_receive_nic.h),
 // interposed on every link channel that delivers to the host.
+// nic.driver: which guest driver's receive path (docs/vmxnet3.md).
+enum class NicDriver { virtio, vmx, vmxnet3 };
+
 struct NicSpec {
+  NicDriver driver = NicDriver::virtio;
+  // vmx: IFCAP_LRO (software tcp_lro, and UPT1_F_LRO to the vSwitch), off by
+  // default; vmxnet3: NETIF_F_LRO (device aggregates, no GRO), on by
+  // default. The validator resolves the default; virtio: unused.
+  bool lro = false;
+  TcpLroConfig lro_config;           // vmx with lro: tcp_lro's table and limits
+  // vmx: receive buffer sizes (GroReceiveNicConfig); head 0 = from the MTU
+  // (MCLBYTES 2048 when the frame fits, else MJUMPAGESIZE), body MJUMPAGESIZE.
+  std::uint32_t rx_head_buffer = 0;
+  std::uint32_t rx_body_buffer = 4096;
   bool gro = true;
   SimTime irq_delay = 20'000'000;  // 20 us
   int budget = 64;                 // NAPI weight
@@ -123,6 +138,13 @@ struct SwitchSpec {
   // 802.3x from ingress accounting: PAUSE out of a port whose frames fill
   // high_water bytes of the buffers (netsim/net/switch_flow_control.h).
   std::optional<FlowControlSpec> flow_control;
+};
+
+// An ESXi vSwitch joining the VMs of one host (netsim/net/vswitch.h).
+struct VSwitchSpec {
+  std::string name;
+  SourceLoc loc;
+  HypervisorCosts cpu;  // the hypervisor's own CPU; all zero: no time taken
 };
 
 struct HubSpec {
@@ -317,6 +339,7 @@ struct ScenarioSpec {
   std::vector<HostSpec> hosts;
   std::vector<SwitchSpec> switches;
   std::vector<HubSpec> hubs;
+  std::vector<VSwitchSpec> vswitches;  // after hubs in node id order
   std::vector<LinkSpec> links;
   std::vector<FilterSpec> filters;
   std::vector<UdpFlowSpec> udp_flows;

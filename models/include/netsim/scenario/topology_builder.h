@@ -78,6 +78,10 @@ class TopologyBuilder {
                               std::source_location where = std::source_location::current());
   TopologyBuilder& add_hub(const std::string& name, const Fields& fields = {},
                            std::source_location where = std::source_location::current());
+  // An ESXi vSwitch (fields "cpu.frame", "cpu.segment", "cpu.copy_per_kib"); its links may
+  // leave the rate out in YAML, here they give one.
+  TopologyBuilder& add_vswitch(const std::string& name, const Fields& fields = {},
+                               std::source_location where = std::source_location::current());
   TopologyBuilder& add_link(const std::string& name, const std::string& end_a, const std::string& end_b, DataRate rate,
                             const Fields& fields = {}, std::source_location where = std::source_location::current());
   // `type`: nth, random or a type of the registry given to build(); its

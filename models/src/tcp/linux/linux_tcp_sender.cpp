@@ -217,8 +217,13 @@ void LinuxTcpSender::push_skb(const Skb& s) {
 
 void LinuxTcpSender::pop_skb() { rtx_head_ = static_cast<std::uint32_t>((rtx_head_ + 1) % rtx_.size()); }
 
-void LinuxTcpSender::emit(std::uint32_t seq, std::uint32_t len, bool first_of_burst) {
+void LinuxTcpSender::emit(std::uint32_t seq, std::uint32_t len, bool first_of_burst, std::uint32_t segments,
+                          std::uint32_t mss) {
   Packet* p = new_segment();
+  if (segments > 1) {  // one GSO frame for a vNIC that segments it (Host::tso_frames)
+    p->segments = static_cast<std::uint16_t>(segments);
+    p->seg_payload = static_cast<std::uint16_t>(mss);
+  }
   p->tcp.seq = seq;
   p->tcp.ack = rcv_nxt_;
   p->tcp.flags = tcp_flags::kAck | tcp_flags::kPush;
@@ -228,7 +233,7 @@ void LinuxTcpSender::emit(std::uint32_t seq, std::uint32_t len, bool first_of_bu
   p->tcp.ts_ecr = ts_recent_;
   p->payload_bytes = len;
   p->l4_header_bytes = kTcpHeaderBytes + p->tcp.option_bytes();
-  ++stats_.data_segments_sent;
+  stats_.data_segments_sent += segments;
   stats_.bytes_sent += len;
   host_.send(p, first_of_burst);
 }
@@ -282,6 +287,8 @@ void LinuxTcpSender::tcp_write_xmit() {
     const std::uint32_t quota = std::min(tcp_snd_cwnd(tp_) - in_flight, tso_segs);
     const std::uint32_t wnd_end = tp_.snd_una + tp_.snd_wnd;
     std::uint32_t n = 0;
+    const std::uint32_t burst_seq = tp_.snd_nxt;
+    std::uint32_t burst_len = 0;
     while (n < quota && tp_.write_seq != tp_.snd_nxt) {
       const std::uint32_t len = std::min(mss, tp_.write_seq - tp_.snd_nxt);
       if (after(tp_.snd_nxt + len, wnd_end)) break;  // tcp_snd_wnd_test
@@ -297,10 +304,15 @@ void LinuxTcpSender::tcp_write_xmit() {
       ++tp_.packets_out;
       if (tp_.icsk_ca_state == TCP_CA_Recovery) ++tp_.prr_out;
       tp_.snd_nxt += len;
-      emit(s.seq, len, n == 0);
+      if (host_.tso_frames()) {
+        burst_len += len;
+      } else {
+        emit(s.seq, len, n == 0);
+      }
       if (was_empty) tcp_rearm_rto();  // tcp_event_new_data_sent
       ++n;
     }
+    if (burst_len > 0) emit(burst_seq, burst_len, true, n, mss);
     if (n == 0) break;
     sent = true;
   }

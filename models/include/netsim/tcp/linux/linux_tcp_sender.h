@@ -122,7 +122,8 @@ class LinuxTcpSender final : public Component, public Endpoint, public EventHand
 
   void tcp_write_xmit();
   void tcp_xmit_retransmit_queue();
-  void emit(std::uint32_t seq, std::uint32_t len, bool first_of_burst);
+  // One packet: a wire segment, or a GSO frame of `segments` MSS-sized segments (a vNIC, Host::tso_frames).
+  void emit(std::uint32_t seq, std::uint32_t len, bool first_of_burst, std::uint32_t segments = 1, std::uint32_t mss = 0);
   void tcp_cwnd_validate(bool is_cwnd_limited);
   void tcp_ack(const Packet& p);
   std::uint32_t tcp_sacktag_write_queue(const Packet& p, std::uint32_t ack, std::int64_t& sack_rtt_us);
