@@ -76,6 +76,16 @@ TEST(Iperf3CpuMeter, AFreeBsdProcessLeavesItsInterruptThreadsOut) {
   EXPECT_DOUBLE_EQ((*lx)[2], 40.0);
 }
 
+// A core twice as fast does every piece of work, cycles included, in half the time.
+TEST(HostCpu, SpeedScalesEveryCost) {
+  CpuFixture f;
+  HostCpu cpu(f.clock, HostCpuCosts{.tcp_input = us(3), .tx_segment = us(10), .frequency_hz = 3'000'000'000, .speed = 2.0});
+  EXPECT_EQ(cpu.costs().tx_segment, us(5));
+  EXPECT_EQ(cpu.costs().tcp_input, 1'500'000);
+  EXPECT_EQ(cpu.cycles(3000), 500'000);  // 3000 cycles at 3 GHz: 1 us, halved
+  EXPECT_THROW(HostCpu(f.clock, HostCpuCosts{.tx_segment = us(1), .speed = 0.0}), std::invalid_argument);
+}
+
 TEST(HostCpu, HardclockHandlersStretchWorkThatSpansTickEdges) {
   CpuFixture f;
   HostCpu cpu(f.clock, HostCpuCosts{.tick = us(100)});

@@ -1,12 +1,32 @@
 #include "netsim/host/host_cpu.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
 namespace netsim {
 
-HostCpu::HostCpu(TickClock& clock, const HostCpuCosts& costs) : clock_(clock), costs_(costs) {
+namespace {
+
+// The costs on a core `speed` times as fast (rounded to the picosecond).
+HostCpuCosts at_speed(HostCpuCosts c) {
+  if (!(c.speed > 0)) throw std::invalid_argument("the CPU speed must be > 0");
+  if (c.speed == 1.0) return c;
+  for (SimTime HostCpuCosts::*m : {&HostCpuCosts::tick, &HostCpuCosts::interrupt, &HostCpuCosts::rx_packet,
+                                    &HostCpuCosts::tcp_input, &HostCpuCosts::tx_packet, &HostCpuCosts::tx_segment,
+                                    &HostCpuCosts::copy_per_kib, &HostCpuCosts::rx_fragment, &HostCpuCosts::rx_aggregate,
+                                    &HostCpuCosts::ack_input}) {
+    c.*m = static_cast<SimTime>(std::llround(static_cast<double>(c.*m) / c.speed));
+  }
+  // A cycle takes 1/speed as long: as if the clock ran `speed` times faster.
+  c.frequency_hz = static_cast<std::int64_t>(std::llround(static_cast<double>(c.frequency_hz) * c.speed));
+  return c;
+}
+
+}  // namespace
+
+HostCpu::HostCpu(TickClock& clock, const HostCpuCosts& costs) : clock_(clock), costs_(at_speed(costs)) {
   const SimTime all[] = {costs.tick,      costs.interrupt,  costs.rx_packet,   costs.tcp_input,
                          costs.tx_packet, costs.tx_segment, costs.copy_per_kib, costs.rx_fragment,
                          costs.rx_aggregate, costs.ack_input};

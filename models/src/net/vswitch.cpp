@@ -2,11 +2,26 @@
 #include "netsim/net/vswitch.h"
 
 #include <algorithm>
+#include <cmath>
+#include <stdexcept>
 
 namespace netsim {
+namespace {
+
+// The costs on a host `speed` times as fast (HostCpuCosts::speed).
+HypervisorCosts at_speed(HypervisorCosts c) {
+  if (!(c.speed > 0)) throw std::invalid_argument("the vSwitch CPU speed must be > 0");
+  for (SimTime HypervisorCosts::*m : {&HypervisorCosts::frame, &HypervisorCosts::segment, &HypervisorCosts::copy_per_kib}) {
+    c.*m = static_cast<SimTime>(std::llround(static_cast<double>(c.*m) / c.speed));
+  }
+  return c;
+}
+
+}  // namespace
+
 VSwitch::VSwitch(Simulation& sim, std::string name, NodeId id, const HypervisorCosts& costs)
     : Node(sim, std::move(name), id, NodeKind::vswitch),
-      costs_(costs),
+      costs_(at_speed(costs)),
       clock_(sim, 1000, 0),
       cpu_(clock_, HostCpuCosts{}),  // its costs are charged explicitly (run)
       timer_(this, 0) {}

@@ -32,10 +32,10 @@ inline constexpr std::array<std::string_view, 9> kSiftrCostKeys{"hook",  "hook_r
                                                                 "conversion", "log_byte",          "wakeup"};
 inline constexpr std::array<std::string_view, 2> kHostOsNames{"freebsd", "linux"};
 inline constexpr std::array<std::string_view, 2> kNetemKeys{"delay", "limit"};
-// The costs first (in HostCpuCosts' order), then the core's clock.
-inline constexpr std::array<std::string_view, 11> kCpuKeys{
+// The costs first (in HostCpuCosts' order), then the core's clock and speed.
+inline constexpr std::array<std::string_view, 12> kCpuKeys{
     "tick",        "interrupt",    "rx_packet", "tcp_input", "tx_packet", "tx_segment", "copy_per_kib",
-    "rx_fragment", "rx_aggregate", "ack_input", "frequency"};
+    "rx_fragment", "rx_aggregate", "ack_input", "frequency", "speed"};
 inline constexpr std::array<std::string_view, 27> kNicKeys{
     "gro",         "merge_acks", "irq_delay",       "irq_jitter", "irq_jitter_shape", "irq_min_interval", "idle_wake_delay",
     "idle_wake_jitter", "idle_after", "budget", "per_packet_cost", "ring_size",  "filter_position",
@@ -46,7 +46,7 @@ inline constexpr std::array<std::string_view, 27> kNicKeys{
 // over iflib), vmxnet3 (Linux vmxnet3).
 inline constexpr std::array<std::string_view, 3> kNicDrivers{"virtio", "vmx", "vmxnet3"};
 inline constexpr std::array<std::string_view, 1> kVSwitchKeys{"cpu"};
-inline constexpr std::array<std::string_view, 3> kVSwitchCpuKeys{"frame", "segment", "copy_per_kib"};
+inline constexpr std::array<std::string_view, 4> kVSwitchCpuKeys{"frame", "segment", "copy_per_kib", "speed"};
 inline constexpr std::array<std::string_view, 5> kFlowControlKeys{"high_water", "low_water", "pause_quanta",
                                                                   "send_xon", "refresh"};
 inline constexpr std::array<std::string_view, 5> kSwitchKeys{"buffer", "buffer_packets", "clock_ppm", "profile",

@@ -554,14 +554,18 @@ void Validator::parse_siftr(const Field& f, HostSpec& h) {
 }
 
 void Validator::parse_cpu(const Field& f, HostSpec& h) {
-  // kCpuKeys in the same order: each key but the last sets one cost.
-  static constexpr std::array<SimTime HostCpuCosts::*, kCpuKeys.size() - 1> kCosts{
+  // kCpuKeys in the same order: each key but the last two (frequency, speed) sets one cost.
+  static constexpr std::array<SimTime HostCpuCosts::*, kCpuKeys.size() - 2> kCosts{
       &HostCpuCosts::tick,      &HostCpuCosts::interrupt,  &HostCpuCosts::rx_packet,   &HostCpuCosts::tcp_input,
       &HostCpuCosts::tx_packet, &HostCpuCosts::tx_segment, &HostCpuCosts::copy_per_kib, &HostCpuCosts::rx_fragment,
       &HostCpuCosts::rx_aggregate, &HostCpuCosts::ack_input};
   r_.visit_fields(f, kCpuKeys, [&](const std::string& key, const Field& v) {
     if (key == "frequency") {
       h.cpu.frequency_hz = r_.frequency(v);
+      return;
+    }
+    if (key == "speed") {
+      h.cpu.speed = r_.real(v, 0.01, 100);
       return;
     }
     const auto i = static_cast<std::size_t>(std::find(kCpuKeys.begin(), kCpuKeys.end(), key) - kCpuKeys.begin());
@@ -622,6 +626,10 @@ void Validator::parse_vswitch(const std::string& name, const Field& f) {
   v.loc = r_.loc(f.key);
   r_.visit_fields(f, kVSwitchKeys, [&](const std::string&, const Field& cpu) {
     r_.visit_fields(cpu, kVSwitchCpuKeys, [&](const std::string& key, const Field& c) {
+      if (key == "speed") {
+        v.cpu.speed = r_.real(c, 0.01, 100);
+        return;
+      }
       const SimTime t = r_.duration(c);
       if (t < 0) r_.fail(c, "must not be negative");
       (key == "frame" ? v.cpu.frame : key == "segment" ? v.cpu.segment : v.cpu.copy_per_kib) = t;

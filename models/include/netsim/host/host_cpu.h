@@ -45,6 +45,10 @@ struct HostCpuCosts {
   // The core's clock, for work whose cost is given in cycles (a module's,
   // e.g. SIFTR's); 0: unknown. It is no cost itself (any() ignores it).
   std::int64_t frequency_hz = 0;
+  // The core's speed relative to the one these costs were taken on (a
+  // faster or slower machine, the same software): every cost, cycles
+  // included, takes 1/speed as long. 1: as given. Not a cost either.
+  double speed = 1.0;
 
   bool any() const {
     return tick > 0 || interrupt > 0 || rx_packet > 0 || tcp_input > 0 || tx_packet > 0 || tx_segment > 0 ||
