@@ -258,9 +258,21 @@ std::uint32_t FreeBsdTcpSender::advertise(std::int64_t& recwin) {
   return field;
 }
 
-// The SACK option: the report's first blocks, as many as tcp_addoptions fits.
+// The SACK blocks a segment sent now carries: the report's first ones, as
+// many as tcp_addoptions fits beside the timestamps.
+int FreeBsdTcpSender::sack_blocks_to_send() const {
+  if (!sack_on_ || tp_.rcv_numsacks == 0) return 0;
+  return std::min({tp_.rcv_numsacks, tcp_sack_blocks_that_fit(ts_on_), TCP_MAX_SACK});
+}
+
+// NOP NOP, kind and length, 8 bytes a block (besides the timestamps' 12).
+std::uint32_t FreeBsdTcpSender::sack_option_bytes() const {
+  const int n = sack_blocks_to_send();
+  return n > 0 ? 4u + 8u * static_cast<std::uint32_t>(n) : 0u;
+}
+
 void FreeBsdTcpSender::fill_sack_option(Packet& p) const {
-  const int n = std::min({tp_.rcv_numsacks, tcp_sack_blocks_that_fit(ts_on_), static_cast<int>(p.tcp.sack_blocks.size())});
+  const int n = sack_blocks_to_send();
   p.tcp.sack_block_count = static_cast<std::uint8_t>(n);
   for (int i = 0; i < n; ++i) {
     p.tcp.sack_blocks[static_cast<std::size_t>(i)] = {tp_.sackblks[static_cast<std::size_t>(i)].start,

@@ -135,6 +135,13 @@ void FreeBsdTcpSender::connect() {
   arm_rexmt(tp_.t_rxtcur);
 }
 
+void FreeBsdTcpSender::open_to(NodeId peer, std::uint16_t peer_port) {
+  if (state_ != State::listen) return;
+  peer_ = peer;
+  peer_port_ = peer_port;
+  connect();
+}
+
 // A segment of this connection from the pool, addressed; the caller fills
 // the TCP header and payload.
 Packet* FreeBsdTcpSender::new_segment() { return new_tcp_segment(sim(), peer_, local_port_, peer_port_); }
@@ -437,6 +444,12 @@ void FreeBsdTcpSender::tcp_output() {
       }
       sndbuf_autoscale();
       return;
+    }
+    // SACK blocks we send take option space from the segment's payload
+    // (tcp_output: len = t_maxseg - optlen); no TSO then (see above).
+    if (const std::uint32_t sack_bytes = sack_option_bytes(); sack_bytes > 0 && len > maxseg - sack_bytes) {
+      len = maxseg - sack_bytes;
+      sendalot = true;
     }
     const std::uint32_t seq = sack_rxmit ? hole->rxmit : tp_.snd_nxt;
     const bool probe = forcedata && len == 1;

@@ -138,6 +138,10 @@ void FreeBsdTcpSender::syncache_expand(const Packet& ack) {
   }
   if (ts_on_ && th.ts_present) ts_recent_ = th.ts_val;
   tp_.t_rxtshift = 0;
+  // syncache_socket: snd_nxt and snd_max past the SYN-ACK's sequence number
+  // (until now they were still at iss, and tcp_output would have sent one
+  // byte at iss); process_ACK then moves snd_una up to the ACK.
+  tp_.snd_nxt = tp_.snd_max = iss_ + 1;
   tp_.snd_una = th.ack;
   tp_.snd_recover = th.ack;
   t_rcvtime_ = tp_.ticks;

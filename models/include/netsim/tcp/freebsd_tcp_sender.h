@@ -153,6 +153,9 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
 
   // Sends the SYN now. `on_established` runs once the handshake completes.
   void connect() override;
+  // A passive connection still listening opens actively instead, from its
+  // port to (peer, peer_port) (FreeBsdTcpReceiver::connect): sends the SYN now.
+  void open_to(NodeId peer, std::uint16_t peer_port);
   // The application writes `bytes` (subject to the send buffer's room).
   // Returns how much was accepted.
   std::uint64_t write(std::uint64_t bytes) override;
@@ -276,6 +279,8 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   bool window_update_due(std::int64_t recwin) const;
   std::uint32_t advertise(std::int64_t& recwin);
   void fill_sack_option(Packet& p) const;
+  std::uint32_t sack_option_bytes() const;
+  int sack_blocks_to_send() const;
   void ack_sent(std::int64_t recwin, bool sack_blocks);
   void read_received();
   void arm_rexmt(int ticks) { rexmt_.reset(ticks); }
