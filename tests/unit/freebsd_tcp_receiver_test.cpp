@@ -148,6 +148,15 @@ TEST(FreeBsdTcpReceiver, EverySecondFullSegmentIsAckedAtOnce) {
   EXPECT_EQ(r.read.size(), 6u);
 }
 
+TEST(FreeBsdTcpReceiver, EchoIsTheFirstUnacknowledgedSegmentsTimestamp) {
+  Rx r(1000);
+  r.data(0, kMss);  // TSval 102 (the handshake ACK had 101), ACK delayed
+  const std::uint32_t first = r.ts;
+  r.data(kMss, kMss);  // beyond last_ack_sent: TS.Recent stays
+  ASSERT_EQ(r.out.size(), 1u);
+  EXPECT_EQ(r.out[0].tcp.ts_ecr, first);
+}
+
 TEST(FreeBsdTcpReceiver, SegmentLongerThanMaxsegIsAckedAtOnce) {
   Rx r(100);
   // An LRO aggregate of four segments: tlen > t_maxseg, no delayed ACK.

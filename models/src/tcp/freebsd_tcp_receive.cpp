@@ -73,9 +73,10 @@ bool FreeBsdTcpSender::header_prediction_data(const Packet& p, std::uint32_t tiw
       tp_.snd_nxt == tp_.snd_max && tiwin != 0 && tiwin == tp_.snd_wnd && SEGQ_EMPTY(tp_) &&
       (!th.ts_present || !tstmp_lt(th.ts_val, ts_recent_));
   if (!candidate) return false;
-  if (ts_on_ && th.ts_present && SEQ_LEQ(th.seq, tp_.last_ack_sent)) ts_recent_ = th.ts_val;
   const int tlen = static_cast<int>(p.payload_bytes);
-  if (tlen == 0 || th.ack != tp_.snd_una || static_cast<std::uint32_t>(tlen) > sbspace()) return false;
+  if (tlen == 0) return false;  // a pure ACK: update_ts_recent's rule for it
+  if (ts_on_ && th.ts_present && SEQ_LEQ(th.seq, tp_.last_ack_sent)) ts_recent_ = th.ts_val;
+  if (th.ack != tp_.snd_una || static_cast<std::uint32_t>(tlen) > sbspace()) return false;
   if (sack_on_ && tp_.rcv_numsacks != 0) tcp_clean_sackreport(tp_);
   tp_.rcv_nxt += static_cast<tcp_seq>(tlen);
   snd_wl1_ = th.seq;
@@ -132,10 +133,16 @@ bool FreeBsdTcpSender::trim_to_window(std::uint32_t& th_seq, int& tlen, bool& fi
   return true;
 }
 
-// RFC 7323 TS.Recent: the segment covers the last ACK we sent.
+// RFC 7323 TS.Recent: a segment with data (or FIN) counts if it covers
+// the last ACK we sent, so that with a delayed ACK pending the echo is the
+// first unacknowledged segment's. A pure ACK keeps the sender's earlier
+// rule, any at or below rcv_nxt (docs/tcp-sender.md, "Known differences").
 void FreeBsdTcpSender::update_ts_recent(const TcpSegmentInfo& th, std::uint32_t th_seq, int tlen, bool fin) {
-  if (ts_on_ && th.ts_present && SEQ_LEQ(th_seq, tp_.last_ack_sent) &&
-      SEQ_LEQ(tp_.last_ack_sent, th_seq + static_cast<tcp_seq>(tlen) + (fin ? 1u : 0u))) {
+  if (!ts_on_ || !th.ts_present) return;
+  if (tlen == 0 && !fin) {
+    if (SEQ_LEQ(th.seq, tp_.rcv_nxt)) ts_recent_ = th.ts_val;
+  } else if (SEQ_LEQ(th_seq, tp_.last_ack_sent) &&
+             SEQ_LEQ(tp_.last_ack_sent, th_seq + static_cast<tcp_seq>(tlen) + (fin ? 1u : 0u))) {
     ts_recent_ = th.ts_val;
   }
 }

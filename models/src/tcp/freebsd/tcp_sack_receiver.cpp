@@ -119,6 +119,8 @@ void tcp_update_sack_list(Tcpcb& tp, tcp_seq rcv_start, tcp_seq rcv_end) {
     if (num_saved >= MAX_SACK_BLKS) --num_saved;
   }
   if (rcv_start == rcv_end && rcv_start == tp.sackblks[0].end) num_head = 1;
+  // (Then the head block was below rcv_nxt and not saved: at most 5 were.)
+  num_saved = std::min(num_saved, MAX_SACK_BLKS - num_head);
   std::copy_n(saved.begin(), num_saved, tp.sackblks.begin() + num_head);
   tp.rcv_numsacks = num_head + num_saved;
 }
