@@ -340,6 +340,25 @@ TEST(SteadyStateAllocations, Iperf3ReverseTcpPathAllocatesNothing) {
   expect_steady_tcp_path_allocates_nothing(b, [](bool) {});
 }
 
+// The FreeBSD receiver (s with os: freebsd): its pool connections' input
+// path, the reassembly queue and SACK report after the rule's drops, the
+// receive-window autotuning; with iperf3 -P 2 and with iperf3 -R (the
+// client's active opens from the pool).
+TEST(SteadyStateAllocations, FreeBsdReceiverTcpPathAllocatesNothing) {
+  for (const char* reverse : {"false", "true"}) {
+    SCOPED_TRACE(reverse);
+    const bool rev = std::string(reverse) == "true";
+    const ScenarioSpec spec = client_server_scenario(
+        "1s",
+        std::string("host: s, type: nth, every: 100, packet: 7, match: { protocol: tcp, ") +
+            (rev ? "src_port" : "dst_port") + ": 5201 }",
+        std::string("type: tcp, app: iperf3, reverse: ") + reverse + ", from: c, to: s, time: 3s, cc: cubic, parallel: 2",
+        ", hz: 1000, os: freebsd", ", os: freebsd");
+    BuiltScenario b = build_scenario(spec);
+    expect_steady_tcp_path_allocates_nothing(b, [](bool) {});
+  }
+}
+
 // Hosts with a CPU model: packets held behind the CPU (tx and rx), the
 // FreeBSD sender's deferred output, NIC polls on the CPU, hardclock
 // stretching, and a usage log sampling every millisecond.

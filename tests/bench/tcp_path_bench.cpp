@@ -72,7 +72,7 @@ void run_tcp_path(benchmark::State& state, bool host_cpus, bool linux_sender = f
       (std::filesystem::temp_directory_path() / ("netsim-bench-pcap-" + std::to_string(::getpid()))).string();
   std::optional<ScenarioCaptures> captures;
   if (capture) captures.emplace(built, default_capture(spec), capture_dir);
-  const tcp::LinuxTcpReceiver& rx = *built.tcp_flows.front().receiver;
+  const tcp::TcpReceiveEndpoint& rx = *built.tcp_flows.front().receiver;
   // Past the handshake (with a rule, the SYN is its first victim and is
   // retried after 1 s) and slow start: pool and heap reach their steady size.
   sim.run_until(1500_ms);

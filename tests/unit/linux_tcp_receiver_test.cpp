@@ -203,7 +203,7 @@ TEST(LinuxTcpReceiver, QuickacksThenEverySecondFullSegment) {
   EXPECT_EQ(net.rx->quick(c), 0);
   EXPECT_EQ(net.rx->rcv_mss(c), kMss);
   EXPECT_FALSE(net.rx->delack_pending(c));
-  const LinuxTcpConnStats& s = net.rx->stats(c);
+  const TcpReceiverStats& s = net.rx->stats(c);
   EXPECT_EQ(s.acks_sent, 20u);
   EXPECT_EQ(s.quickack_acks, 16u);
   EXPECT_EQ(s.segments_received, 24u);
@@ -302,7 +302,7 @@ TEST(LinuxTcpReceiver, OutOfOrderAckImmediatelyWithSackBlocksMostRecentFirst) {
   EXPECT_EQ(net.peer->last().tcp.ack, at(22));
   EXPECT_EQ(net.peer->last().tcp.sack_block_count, 0);
   EXPECT_EQ(net.rx->ofo_ranges(c), 0u);
-  const LinuxTcpConnStats& s = net.rx->stats(c);
+  const TcpReceiverStats& s = net.rx->stats(c);
   EXPECT_EQ(s.ofo_packets, 4u);
   EXPECT_EQ(s.sack_acks_sent, 5u);
   EXPECT_EQ(s.bytes_delivered, 22u * kMss);

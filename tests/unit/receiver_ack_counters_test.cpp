@@ -111,12 +111,12 @@ TEST(ReceiverAckCounters, LoneSegmentAfterQuickackGetsOneDelayedAck) {
   EXPECT_EQ(net.rx->stats(conn).quickack_acks, c.receiver_quickack_acks);
 }
 
-// Sum of LinuxTcpConnStats fields over a flow's receiving connections.
+// Sum of TcpReceiverStats fields over a flow's receiving connections.
 struct AckSums {
   std::uint64_t delayed = 0;
   std::uint64_t quick = 0;
   std::uint64_t pure_acks = 0;  // acks_sent: pure ACKs of any cause
-  void add(const tcp::LinuxTcpConnStats& s) {
+  void add(const tcp::TcpReceiverStats& s) {
     delayed += s.delayed_acks;
     quick += s.quickack_acks;
     pure_acks += s.acks_sent;
@@ -143,7 +143,7 @@ TEST(ReceiverAckCounters, ShippedBulkRunIsConsistent) {
   const TcpFlowCounters c = f.driver->counters();
   const tcp::LinuxTcpReceiver::ConnId conn = f.receiver->find(b.node(f.spec->from)->id(), f.sender->local_port());
   ASSERT_GE(conn, 0);
-  const tcp::LinuxTcpConnStats& s = f.receiver->stats(conn);
+  const tcp::TcpReceiverStats& s = f.receiver->stats(conn);
   EXPECT_EQ(c.receiver_delayed_acks, s.delayed_acks);
   EXPECT_EQ(c.receiver_quickack_acks, s.quickack_acks);
   EXPECT_GT(c.receiver_quickack_acks, 0u);
@@ -220,7 +220,7 @@ TEST_P(ReceiverAckCountersByApp, FlowSumsItsDataConnections) {
   EXPECT_LE(live.receiver_delayed_acks + live.receiver_quickack_acks, mid.pure_acks);
   if (f.iperf3_server != nullptr) {
     // The control connection (same endpoint) has such ACKs of its own, not the flow's.
-    const tcp::LinuxTcpConnStats& cs = f.receiver->stats(f.iperf3_server->control_connection());
+    const tcp::TcpReceiverStats& cs = f.receiver->stats(f.iperf3_server->control_connection());
     EXPECT_GT(cs.delayed_acks + cs.quickack_acks, 0u);
   }
   b.sim->run_until(spec.duration);

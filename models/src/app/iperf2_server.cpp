@@ -7,7 +7,7 @@
 
 namespace netsim::app {
 
-Iperf2Server::Iperf2Server(Simulation& sim, std::string name, tcp::LinuxTcpReceiver& endpoint,
+Iperf2Server::Iperf2Server(Simulation& sim, std::string name, tcp::TcpReceiveEndpoint& endpoint,
                            const Iperf2ServerConfig& config)
     : Component(sim, std::move(name)), endpoint_(endpoint), config_(config) {
   config_.read_len = std::max<std::uint64_t>(1, config_.read_len);
@@ -135,10 +135,10 @@ void Iperf2Server::finish() {
   }
 }
 
-tcp::LinuxTcpConnStats Iperf2Server::connection_stats(int i) const {
+tcp::TcpReceiverStats Iperf2Server::connection_stats(int i) const {
   const Stream& s = at(i);
   if (s.closed) return s.frozen_stats;
-  return s.conn >= 0 ? endpoint_.stats(s.conn) : tcp::LinuxTcpConnStats{};
+  return s.conn >= 0 ? endpoint_.stats(s.conn) : tcp::TcpReceiverStats{};
 }
 
 }  // namespace netsim::app

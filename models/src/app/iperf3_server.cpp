@@ -5,11 +5,11 @@
 
 namespace netsim::app {
 
-Iperf3Server::Iperf3Server(Simulation& sim, std::string name, tcp::LinuxTcpReceiver& endpoint,
+Iperf3Server::Iperf3Server(Simulation& sim, std::string name, tcp::TcpReceiveEndpoint& endpoint,
                            Iperf3ControlChannel& channel, const Iperf3ServerConfig& config)
     : Iperf3ServerProtocol(
           sim, std::move(name), channel,
-          Iperf3ReceivingStreams(std::vector<tcp::LinuxTcpReceiver*>(config.stream_ports.size(), &endpoint))),
+          Iperf3ReceivingStreams(std::vector<tcp::TcpReceiveEndpoint*>(config.stream_ports.size(), &endpoint))),
       endpoint_(endpoint),
       config_(config) {}
 

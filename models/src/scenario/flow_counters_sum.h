@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "netsim/scenario/scenario_builder.h"
-#include "netsim/tcp/linux_tcp_receiver.h"
+#include "netsim/tcp/tcp_receive_endpoint.h"
 
 namespace netsim::scenario_internal {
 
@@ -24,7 +24,7 @@ void add_sender_counters(TcpFlowCounters& c, const SenderCounters& s, std::uint6
 
 // The receiving Linux connection's counters. Bytes delivered are not here:
 // each app counts its own reads.
-inline void add_receiver_counters(TcpFlowCounters& c, const tcp::LinuxTcpConnStats& r) {
+inline void add_receiver_counters(TcpFlowCounters& c, const tcp::TcpReceiverStats& r) {
   c.segments_received += r.segments_received;
   c.receiver_delayed_acks += r.delayed_acks;
   c.receiver_quickack_acks += r.quickack_acks;

@@ -14,6 +14,7 @@
 #include "netsim/scenario/iperf2_tcp_flow.h"
 #include "netsim/scenario/iperf3_reverse_tcp_flow.h"
 #include "netsim/scenario/iperf3_tcp_flow.h"
+#include "netsim/tcp/freebsd/freebsd_tcp_receiver.h"
 #include "netsim/tcp/freebsd_tcp_listener.h"
 #include "netsim/tcp/linux/linux_tcp_sender.h"
 #include "netsim/scenario/scenario_loader.h"
@@ -209,34 +210,51 @@ app::Iperf3ClientConfig iperf3_client_config(const ScenarioSpec& spec, const Tcp
   return cc;
 }
 
-// iperf3 -R: the client on `to` over Linux endpoints, each bound to its own
-// ephemeral port and opening one connection (control first, then the -P data
-// connections); the server on `from` over passive FreeBSD senders reserved on
+// A receiving endpoint of `host`'s receive stack (HostSpec::receiver_os) on
+// `port` with `connections` slots. The FreeBSD one runs the host's default
+// TCP sysctls.
+tcp::TcpReceiveEndpoint& add_receive_endpoint(Simulation& sim, const ScenarioSpec& spec, const std::string& name,
+                                              Host& host, const HostSpec& hs, std::uint16_t port, int connections) {
+  if (hs.receiver_os() == "freebsd") {
+    tcp::FreeBsdTcpReceiverConfig fc;
+    fc.port = port;
+    fc.max_connections = std::max(fc.max_connections, connections);
+    return sim.add<tcp::FreeBsdTcpReceiver>(name, host, fc);
+  }
+  tcp::LinuxTcpConfig rc;
+  rc.port = port;
+  rc.mtu = host_mtu(spec, hs.name);
+  rc.max_connections = std::max(rc.max_connections, connections);
+  return sim.add<tcp::LinuxTcpReceiver>(name, host, rc);
+}
+
+// iperf3 -R: the client on `to` over receiving endpoints of its receive
+// stack, each bound to its own ephemeral port and opening one connection
+// (control first, then the -P data connections); the server on `from` over
+// passive FreeBSD senders reserved on
 // the listener for exactly those client ports. The data connections carry the
 // flow's name (the first) as in the forward case, so traces name them alike.
 BuiltTcpFlow build_reverse_iperf3(Simulation& sim, const ScenarioSpec& spec, const TcpFlowSpec& fl, Host& from,
                                   Host& to, tcp::FreeBsdTcpListener& listener) {
   const tcp::FreeBsdTcpConfig sc = sender_config(spec, fl);
   const SimTime start = flow_start(sim, fl);
-  auto linux_endpoint = [&](const std::string& name) -> tcp::LinuxTcpReceiver& {
-    tcp::LinuxTcpConfig rc;
-    rc.port = to.ephemeral_port();
-    rc.mtu = host_mtu(spec, fl.to);
-    rc.max_connections = 1;
-    return sim.add<tcp::LinuxTcpReceiver>(name, to, rc);
+  const HostSpec& to_spec = *std::find_if(spec.hosts.begin(), spec.hosts.end(),
+                                          [&](const HostSpec& h) { return h.name == fl.to; });
+  auto client_endpoint = [&](const std::string& name) -> tcp::TcpReceiveEndpoint& {
+    return add_receive_endpoint(sim, spec, name, to, to_spec, to.ephemeral_port(), 1);
   };
-  auto freebsd_endpoint = [&](const std::string& name, const tcp::LinuxTcpReceiver& peer) -> tcp::FreeBsdTcpSender& {
+  auto freebsd_endpoint = [&](const std::string& name, const tcp::TcpReceiveEndpoint& peer) -> tcp::FreeBsdTcpSender& {
     auto& tx = sim.add<tcp::FreeBsdTcpSender>(name, from, fl.dst_port, sc, tcp::FreeBsdTcpSender::passive);
     listener.add(tx, to.id(), peer.port());
     return tx;
   };
-  tcp::LinuxTcpReceiver& client_control = linux_endpoint(fl.name + "/client-control");
+  tcp::TcpReceiveEndpoint& client_control = client_endpoint(fl.name + "/client-control");
   tcp::FreeBsdTcpSender& server_control = freebsd_endpoint(fl.name + "/control", client_control);
-  std::vector<tcp::LinuxTcpReceiver*> client_streams;
+  std::vector<tcp::TcpReceiveEndpoint*> client_streams;
   std::vector<tcp::TcpSendSocket*> server_streams;
   for (int i = 0; i < fl.parallel; ++i) {
     const std::string name = stream_name(fl, i);
-    client_streams.push_back(&linux_endpoint(name + "/client"));
+    client_streams.push_back(&client_endpoint(name + "/client"));
     server_streams.push_back(&freebsd_endpoint(name, *client_streams.back()));
   }
   const app::Iperf3ClientConfig cc = iperf3_client_config(spec, fl, start);
@@ -261,7 +279,7 @@ BuiltTcpFlow build_reverse_iperf3(Simulation& sim, const ScenarioSpec& spec, con
 }  // namespace
 
 TcpFlowDriver::TcpFlowDriver(Simulation& sim, std::string name, tcp::TcpSendSocket& sender,
-                             tcp::LinuxTcpReceiver& receiver, NodeId sender_host, SimTime start, SimTime end)
+                             tcp::TcpReceiveEndpoint& receiver, NodeId sender_host, SimTime start, SimTime end)
     : Component(sim, std::move(name)),
       sender_(sender),
       receiver_(receiver),
@@ -282,11 +300,11 @@ void TcpFlowDriver::handle_event(std::uint64_t tag) {
   }
 }
 
-bool TcpFlowDriver::owns(tcp::LinuxTcpReceiver::ConnId c) const {
+bool TcpFlowDriver::owns(tcp::TcpReceiveEndpoint::ConnId c) const {
   return receiver_.peer(c) == sender_host_ && receiver_.peer_port(c) == sender_.local_port();
 }
 
-void TcpFlowDriver::on_delivered(tcp::LinuxTcpReceiver::ConnId c, std::uint64_t bytes) {
+void TcpFlowDriver::on_delivered(tcp::TcpReceiveEndpoint::ConnId c, std::uint64_t bytes) {
   if (finished()) return;
   conn_ = c;
   delivered_ += bytes;
@@ -518,10 +536,11 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     b.ping_flows.push_back({&fl, &sim.add<PingClient>(fl.name, *from, c)});
   }
 
-  // One Linux receiver per distinct (host, dst_port), created before any
-  // sender so that no sender takes its port as an ephemeral one.
+  // One receiving endpoint (the host's receive stack) per distinct (host,
+  // dst_port), created before any sender so that no sender takes its port as
+  // an ephemeral one.
   struct Listener {
-    tcp::LinuxTcpReceiver* rx;
+    tcp::TcpReceiveEndpoint* rx;
     std::shared_ptr<std::vector<TcpFlowDriver*>> drivers;
     std::shared_ptr<std::vector<app::Iperf3Server*>> servers;
     std::shared_ptr<std::vector<app::Iperf2Server*>> iperf2_servers;
@@ -539,13 +558,10 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
       if (o.to != fl.to || o.dst_port != fl.dst_port || o.reverse) continue;
       connections += o.app == "iperf3" ? 1 + o.parallel : o.app == "iperf2" ? o.parallel : 1;
     }
-    tcp::LinuxTcpConfig rc;
-    rc.port = fl.dst_port;
-    rc.mtu = host_mtu(spec, fl.to);
-    rc.max_connections = std::max(rc.max_connections, connections);
-    tcp::LinuxTcpReceiver* rx = nullptr;
+    tcp::TcpReceiveEndpoint* rx = nullptr;
     try {
-      rx = &sim.add<tcp::LinuxTcpReceiver>(fl.to + "/tcp-" + std::to_string(fl.dst_port), *to, rc);
+      rx = &add_receive_endpoint(sim, spec, fl.to + "/tcp-" + std::to_string(fl.dst_port), *to,
+                                 spec.hosts[idx.ids.at(fl.to)], fl.dst_port, connections);  // hosts have the first ids
     } catch (const std::invalid_argument&) {
       throw ScenarioError(fl.loc, "traffic." + fl.name + ".dst_port",
                           "tcp port " + std::to_string(fl.dst_port) + " on host '" + fl.to + "' is already in use");
@@ -554,7 +570,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     auto drivers = std::make_shared<std::vector<TcpFlowDriver*>>();
     auto servers = std::make_shared<std::vector<app::Iperf3Server*>>();
     auto iperf2_servers = std::make_shared<std::vector<app::Iperf2Server*>>();
-    rx->set_on_accept([servers, iperf2_servers](tcp::LinuxTcpReceiver::ConnId c) {
+    rx->set_on_accept([servers, iperf2_servers](tcp::TcpReceiveEndpoint::ConnId c) {
       for (app::Iperf3Server* srv : *servers) {
         if (srv->owns(c)) {
           srv->on_accept(c);
@@ -568,7 +584,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
         }
       }
     });
-    rx->set_on_data([drivers, servers, iperf2_servers](tcp::LinuxTcpReceiver::ConnId c, std::uint64_t bytes) {
+    rx->set_on_data([drivers, servers, iperf2_servers](tcp::TcpReceiveEndpoint::ConnId c, std::uint64_t bytes) {
       for (TcpFlowDriver* d : *drivers) {
         if (d->owns(c)) {
           d->on_delivered(c, bytes);

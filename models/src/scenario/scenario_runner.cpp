@@ -345,7 +345,7 @@ void add_iperf3_reverse(results::RunResult& out, const ScenarioSpec& spec, const
   r->set_reverse(true);
   r->set_control_port(client.control().port());
   // ctrl_sck_mss: TCP_MAXSEG of the (Linux) client's control connection.
-  const tcp::LinuxTcpReceiver::ConnId control = client.control_connection();
+  const tcp::TcpReceiveEndpoint::ConnId control = client.control_connection();
   r->set_mss(control >= 0 ? client.control().mss_cache(control) : 0);
   r->set_test_start_s(to_seconds(client.start()));
   const double seconds = to_seconds(client.end() - client.start());

@@ -262,6 +262,7 @@ void Validator::parse_host(const std::string& name, const Field& f) {
       h.clock_ppm = r_.real(v, 0, kMaxClockPpm);
     } else if (key == "os") {
       h.os = r_.choice(v, kHostOsNames);
+      h.os_set = true;
     } else if (key == "vm_host_alloweddeviation") {
       h.vm_host_alloweddeviation = static_cast<int>(r_.integer(v, 0, 100));
     } else if (key == "netem") {

@@ -17,7 +17,7 @@ namespace {
 constexpr std::array<int, TCP_MAXRXTSHIFT + 1> kSynBackoff{1, 1, 1, 1, 1, 2, 4, 8, 16, 32, 64, 64, 64};
 constexpr std::uint32_t kTcpMaxWin = 65535;
 constexpr std::uint32_t kSoSndLowat = 2048;     // default SO_SNDLOWAT
-constexpr std::uint32_t kAdvertisedWindow = 65535;  // we receive almost nothing
+constexpr std::uint32_t kAdvertisedWindow = 65535;  // what receive_window() reports to SIFTR
 
 bool ts_lt(std::uint32_t a, std::uint32_t b) { return static_cast<std::int32_t>(a - b) < 0; }
 
@@ -50,7 +50,10 @@ FreeBsdTcpSender::FreeBsdTcpSender(Simulation& sim, std::string name, Host& host
       delack_(host.clock(), this, kDelackTimer),
       persist_(host.clock(), this, kPersistTimer),
       cpu_resume_(this, kCpuResume),
-      sb_hiwat_(config.sendspace) {
+      sb_hiwat_(config.sendspace),
+      so_rcv_hiwat_(config.recvspace),
+      so_rcv_autosize_(config.recvbuf_auto) {
+  tp_.t_segq.reserve(config_.reass_maxqueuelen);
   tp_.hz = timers_.hz;
   tp_.t_rttmin = timers_.rexmit_min;
   tp_.t_rxtcur = timers_.rexmit_initial;  // tcp_newtcpcb: TCPTV_RTOBASE
@@ -132,6 +135,13 @@ void FreeBsdTcpSender::connect() {
   arm_rexmt(tp_.t_rxtcur);
 }
 
+void FreeBsdTcpSender::open_to(NodeId peer, std::uint16_t peer_port) {
+  if (state_ != State::listen) return;
+  peer_ = peer;
+  peer_port_ = peer_port;
+  connect();
+}
+
 // A segment of this connection from the pool, addressed; the caller fills
 // the TCP header and payload.
 Packet* FreeBsdTcpSender::new_segment() { return new_tcp_segment(sim(), peer_, local_port_, peer_port_); }
@@ -158,7 +168,7 @@ void FreeBsdTcpSender::deliver(Packet* p) {
         p->tcp.ack == iss_ + 1) {
       handle_syn_ack(*p);
     }
-  } else if (state_ == State::established && (p->tcp.flags & tcp_flags::kAck) != 0 &&
+  } else if ((state_ == State::established || state_ == State::close_wait) && (p->tcp.flags & tcp_flags::kAck) != 0 &&
              (p->tcp.flags & tcp_flags::kSyn) == 0) {
     tcp_do_segment(*p);
     if (trace_) trace_(trace_sample(TcpTraceSample::Event::ack));
@@ -171,36 +181,7 @@ void FreeBsdTcpSender::deliver(Packet* p) {
     delack_.reset(timers_.delack);
   }
   // The application reads what arrived (sorwakeup); it runs after the input path.
-  if (data_for_app_ > 0) {
-    const std::uint64_t n = data_for_app_;
-    data_for_app_ = 0;
-    if (on_data_) on_data_(n);
-  }
-}
-
-void FreeBsdTcpSender::receive_data(const Packet& p) {
-  const std::uint32_t len = p.payload_bytes;
-  // Trim what was already received (todrop = rcv_nxt - th_seq).
-  const std::int32_t todrop = static_cast<std::int32_t>(rcv_nxt_ - p.tcp.seq);
-  if (todrop < 0 || todrop >= static_cast<std::int32_t>(len)) {
-    // A complete duplicate is ACKed to resynchronise; data beyond rcv_nxt
-    // would go to the reassembly queue (not modelled: dropped) with an
-    // immediate ACK, and the peer resends it.
-    tp_.t_flags |= TF_ACKNOW;
-    return;
-  }
-  const std::uint32_t tlen = len - static_cast<std::uint32_t>(todrop);
-  // DELAY_ACK(tp, tlen): no delayed ACK already pending, at most one segment
-  // (no LRO aggregate), delayed ACKs enabled. TF_RXWIN0SENT never holds: the
-  // advertised window is constant.
-  if (config_.delayed_ack && !delack_.pending() && tlen <= tp_.t_maxseg) {
-    tp_.t_flags |= TF_DELACK;
-  } else {
-    tp_.t_flags |= TF_ACKNOW;
-  }
-  rcv_nxt_ += tlen;
-  bytes_received_ += tlen;
-  data_for_app_ += tlen;
+  read_received();
 }
 
 TcpTraceSample FreeBsdTcpSender::trace_sample(TcpTraceSample::Event event) const {
@@ -226,7 +207,7 @@ TcpTraceSample FreeBsdTcpSender::trace_sample(TcpTraceSample::Event event) const
 }
 
 std::uint32_t FreeBsdTcpSender::receive_window() const {
-  return (kAdvertisedWindow >> snd_scale_offered_) << snd_scale_offered_;
+  return (kAdvertisedWindow >> tp_.rcv_scale) << tp_.rcv_scale;
 }
 
 std::uint32_t FreeBsdTcpSender::path_mss() const { return route_mss(host_, peer_); }
@@ -237,12 +218,17 @@ void FreeBsdTcpSender::set_maxseg(std::uint32_t peer_mss) {
   tp_.fixed_maxseg = tp_.maxseg = tp_.t_maxseg - (ts_on_ ? 12u : 0u);
   // tcp_mss() also rounds the send buffer up to a multiple of t_maxseg.
   sb_hiwat_ = std::min(config_.sendbuf_max, (sb_hiwat_ + tp_.t_maxseg - 1) / tp_.t_maxseg * tp_.t_maxseg);
+  // ... and the receive buffer, when it is larger than a segment.
+  if (so_rcv_hiwat_ > tp_.t_maxseg) {
+    so_rcv_hiwat_ = std::min(config_.sb_max, (so_rcv_hiwat_ + tp_.t_maxseg - 1) / tp_.t_maxseg * tp_.t_maxseg);
+  }
 }
 
 void FreeBsdTcpSender::handle_syn_ack(const Packet& p) {
   const TcpSegmentInfo& th = p.tcp;
-  rcv_nxt_ = th.seq + 1;
-  snd_scale_offered_ = config_.request_wscale;
+  tp_.rcv_nxt = tp_.rcv_adv = tp_.last_ack_sent = th.seq + 1;  // tcp_rcvseqinit
+  // Both sides must send the option for either to scale (TF_RCVD_SCALE and TF_REQ_SCALE).
+  tp_.rcv_scale = th.wscale != 0xff ? config_.request_wscale : 0;
   if (th.wscale != 0xff) tp_.snd_scale = std::min<std::uint8_t>(th.wscale, 14);
   // SACK permitted both ways. FreeBSD keeps this as TF_SACK_PERMIT in
   // t_flags; this sender keeps it in sack_on_ and leaves the bit clear, as it
@@ -253,6 +239,9 @@ void FreeBsdTcpSender::handle_syn_ack(const Packet& p) {
   ts_on_ = config_.timestamps && th.ts_present;
   if (ts_on_) ts_recent_ = th.ts_val;
   set_maxseg(th.mss != 0 ? th.mss : default_mss(host_.ip_version()));
+  // The receive window before the SYN_SENT case (sbspace), and rcv_adv past it.
+  tp_.rcv_wnd = sbspace();
+  tp_.rcv_adv += std::min<std::uint32_t>(tp_.rcv_wnd, static_cast<std::uint32_t>(TCP_MAXWIN) << tp_.rcv_scale);
   tp_.snd_wnd = th.window;  // a SYN's window is never scaled
   tp_.max_sndwnd = tp_.snd_wnd;
   snd_wl1_ = th.seq;
@@ -281,6 +270,9 @@ void FreeBsdTcpSender::transmit(std::uint32_t seq, std::uint32_t len, std::uint8
   tp_.t_flags &= ~TF_DELACK;
   delack_.stop();
   if (retransmit) ++stats_.retransmitted_packs;
+  std::int64_t recwin = output_recwin();
+  const std::uint32_t window = advertise(recwin);
+  const bool sack_blocks = sack_on_ && tp_.rcv_numsacks > 0;
   // A TSO burst leaves the interface as back-to-back wire segments, or as
   // one frame on a vNIC that segments it itself (Host::tso_frames).
   const bool one_frame = len > maxseg && host_.tso_frames();
@@ -288,13 +280,14 @@ void FreeBsdTcpSender::transmit(std::uint32_t seq, std::uint32_t len, std::uint8
     const std::uint32_t seg = one_frame ? len : std::min(len - off, maxseg);
     Packet* p = new_segment();
     p->tcp.seq = seq + off;
-    p->tcp.ack = rcv_nxt_;
+    p->tcp.ack = tp_.rcv_nxt;
     // TSO (and the host's GSO) put PSH on the last segment of a burst only.
     p->tcp.flags = off + seg < len ? static_cast<std::uint8_t>(flags & ~tcp_flags::kPush) : flags;
-    p->tcp.window = kAdvertisedWindow >> snd_scale_offered_;
+    p->tcp.window = window;
     p->tcp.ts_present = ts_on_;
     p->tcp.ts_val = ts_now() + ts_offset_;
     p->tcp.ts_ecr = ts_recent_;
+    if (sack_blocks) fill_sack_option(*p);
     p->payload_bytes = seg;
     p->l4_header_bytes = kTcpHeaderBytes + p->tcp.option_bytes();
     const std::uint32_t wire_segments = one_frame ? (len + maxseg - 1) / maxseg : 1;
@@ -308,9 +301,11 @@ void FreeBsdTcpSender::transmit(std::uint32_t seq, std::uint32_t len, std::uint8
       stats_.retransmitted_segments += wire_segments;
       stats_.retransmitted_bytes += seg;
     }
+    if (on_transmit_) on_transmit_(*p);
     host_.send(p, off == 0);
     off += seg;
   } while (off < len);
+  ack_sent(recwin, sack_blocks);
 }
 
 void FreeBsdTcpSender::sndbuf_autoscale() {
@@ -325,7 +320,7 @@ void FreeBsdTcpSender::sndbuf_autoscale() {
 }
 
 void FreeBsdTcpSender::tcp_output() {
-  if (state_ != State::established) return;
+  if (state_ != State::established && state_ != State::close_wait) return;
   sync_clock();
   const std::uint32_t maxseg = tp_.maxseg;
   // Idle restart (after_idle) when nothing is outstanding for an RTO.
@@ -391,7 +386,7 @@ void FreeBsdTcpSender::tcp_output() {
     }
     bool tso = false;
     if (len > maxseg) {
-      if (config_.tso && !sack_rxmit) {
+      if (config_.tso && !sack_rxmit && tp_.rcv_numsacks == 0) {
         tso = true;
         const std::int64_t hdrlen = ip_header_bytes(host_.ip_version()) + kTcpHeaderBytes + (ts_on_ ? 12 : 0);
         const std::int64_t max_len = static_cast<std::int64_t>(config_.tso_max_bytes) - hdrlen;
@@ -421,9 +416,13 @@ void FreeBsdTcpSender::tcp_output() {
       if (tp_.max_sndwnd > 0 && len >= tp_.max_sndwnd / 2) send = true;
       if (sack_rxmit || SEQ_LT(tp_.snd_nxt, tp_.snd_max)) send = true;
     }
-    if (!send && (tp_.t_flags & TF_ACKNOW)) {
+    // A standalone window update (the receive window opened), else an ACK we owe.
+    const bool window_update = !send && window_update_due(output_recwin());
+    if (!send && (window_update || (tp_.t_flags & TF_ACKNOW))) {
+      if (window_update && (tp_.t_flags & TF_ACKNOW) == 0) ++stats_.window_updates;
       transmit(tp_.snd_max, 0, tcp_flags::kAck, false);
       --stats_.segments_sent;  // pure ACKs are not data segments (TcpFlowDriver relies on it)
+      ++stats_.pure_acks_sent;
       tp_.t_flags &= ~TF_ACKNOW;
       // tcp_output's timer section, for a segment without data: data
       // outstanding needs the retransmit timer; data waiting with nothing
@@ -452,6 +451,12 @@ void FreeBsdTcpSender::tcp_output() {
       }
       sndbuf_autoscale();
       return;
+    }
+    // SACK blocks we send take option space from the segment's payload
+    // (tcp_output: len = t_maxseg - optlen); no TSO then (see above).
+    if (const std::uint32_t sack_bytes = sack_option_bytes(); sack_bytes > 0 && len > maxseg - sack_bytes) {
+      len = maxseg - sack_bytes;
+      sendalot = true;
     }
     const std::uint32_t seq = sack_rxmit ? hole->rxmit : tp_.snd_nxt;
     const bool probe = forcedata && len == 1;
@@ -533,12 +538,24 @@ void FreeBsdTcpSender::tcp_do_segment(const Packet& p) {
   const TcpSegmentInfo& th = p.tcp;
   const std::uint32_t th_ack = th.ack;
   const std::uint32_t tiwin = th.window << tp_.snd_scale;
-  const std::uint32_t tlen = p.payload_bytes;
   const std::uint16_t nsegs = std::max<std::uint16_t>(1, p.segments);
   ++stats_.acks_received;
   t_rcvtime_ = tp_.ticks;
-  if (ts_on_ && th.ts_present && SEQ_LEQ(th.seq, rcv_nxt_)) ts_recent_ = th.ts_val;
-  if (tlen > 0) receive_data(p);
+  if (p.payload_bytes > 0) {
+    ++stats_.data_packets_received;
+    stats_.data_segments_received += nsegs;
+    stats_.data_bytes_received += p.payload_bytes;
+  }
+  // Header prediction, the receiver's case: in-order data with nothing else
+  // to do goes straight to the socket buffer.
+  if (header_prediction_data(p, tiwin)) return;
+  // The segment's text after trimming: duplicate data off the front, what
+  // is beyond the window off the end.
+  std::uint32_t th_seq = th.seq;
+  int tlen = static_cast<int>(p.payload_bytes);
+  bool fin = (th.flags & tcp_flags::kFin) != 0;
+  if (!trim_to_window(th_seq, tlen, fin)) return;  // dropafterack
+  update_ts_recent(th, th_seq, tlen, fin);
   bool needoutput = false;
   if (SEQ_GT(th_ack, tp_.snd_max)) {  // dropafterack
     tp_.t_flags |= TF_ACKNOW;
@@ -701,6 +718,7 @@ void FreeBsdTcpSender::tcp_do_segment(const Packet& p) {
     if (tp_.snd_wnd > tp_.max_sndwnd) tp_.max_sndwnd = tp_.snd_wnd;
     needoutput = true;
   }
+  tcp_dodata(p, th_seq, tlen, fin);
   if (needoutput || (tp_.t_flags & TF_ACKNOW)) tcp_output();
 }
 
@@ -713,7 +731,9 @@ void FreeBsdTcpSender::handle_event(std::uint64_t tag) {
     // tcp_timer_delack: the delayed ACK goes out now.
     sync_clock();
     tp_.t_flags |= TF_ACKNOW;
+    const std::uint64_t acks = stats_.pure_acks_sent;
     tcp_output();
+    stats_.delayed_acks += stats_.pure_acks_sent - acks;
     return;
   }
   if (tag == kPersistTimer) {

@@ -24,7 +24,10 @@ void FreeBsdTcpSender::syncache_add(const Packet& syn) {
   peer_ = syn.src;
   peer_port_ = syn.src_port;
   irs_ = th.seq;
-  rcv_nxt_ = th.seq + 1;
+  // syncache_socket: tcp_rcvseqinit, then rcv_wnd = sc_wnd and rcv_adv past it.
+  tp_.rcv_nxt = tp_.last_ack_sent = th.seq + 1;
+  tp_.rcv_wnd = kSyncacheWindow;
+  tp_.rcv_adv = tp_.rcv_nxt + kSyncacheWindow;
   // What the SYN offered and this host allows (SCF_TIMESTAMP, SCF_SACK,
   // SCF_WINSCALE); a window scale is only used when both sides send one.
   ts_on_ = config_.timestamps && th.ts_present;
@@ -32,7 +35,7 @@ void FreeBsdTcpSender::syncache_add(const Packet& syn) {
   sack_on_ = config_.sack && th.sack_permitted;
   sc_winscale_ = th.wscale != 0xff;
   tp_.snd_scale = sc_winscale_ ? std::min<std::uint8_t>(th.wscale, 14) : 0;
-  snd_scale_offered_ = sc_winscale_ ? config_.request_wscale : 0;
+  tp_.rcv_scale = sc_winscale_ ? config_.request_wscale : 0;
   // No MSS option: tcp_mss_update's offer of tcp_mssdflt (tcp_v6mssdflt over IPv6).
   peer_mss_ = th.mss != 0 ? th.mss : default_mss(host_.ip_version());
   tp_.snd_una = tp_.snd_nxt = tp_.snd_max = tp_.snd_recover = iss_;
@@ -46,11 +49,11 @@ void FreeBsdTcpSender::syncache_respond() {
   Packet* p = new_segment();
   TcpSegmentInfo& th = p->tcp;
   th.seq = iss_;
-  th.ack = rcv_nxt_;
+  th.ack = tp_.rcv_nxt;
   th.flags = tcp_flags::kSyn | tcp_flags::kAck;
   th.window = kSyncacheWindow;  // a SYN-ACK's window is never scaled
   th.mss = static_cast<std::uint16_t>(path_mss());  // tcp_mssopt
-  th.wscale = sc_winscale_ ? snd_scale_offered_ : 0xff;
+  th.wscale = sc_winscale_ ? tp_.rcv_scale : 0xff;
   th.sack_permitted = sack_on_;
   th.ts_present = ts_on_;
   th.ts_val = ts_now() + ts_offset_;
@@ -135,11 +138,20 @@ void FreeBsdTcpSender::syncache_expand(const Packet& ack) {
   }
   if (ts_on_ && th.ts_present) ts_recent_ = th.ts_val;
   tp_.t_rxtshift = 0;
+  // syncache_socket: snd_nxt and snd_max past the SYN-ACK's sequence number
+  // (until now they were still at iss, and tcp_output would have sent one
+  // byte at iss); process_ACK then moves snd_una up to the ACK.
+  tp_.snd_nxt = tp_.snd_max = iss_ + 1;
   tp_.snd_una = th.ack;
   tp_.snd_recover = th.ack;
   t_rcvtime_ = tp_.ticks;
   // The handshake may be completed by the first data segment (its ACK).
-  if (ack.payload_bytes > 0) receive_data(ack);
+  if (ack.payload_bytes > 0 || (th.flags & tcp_flags::kFin) != 0) {
+    std::uint32_t th_seq = th.seq;
+    int tlen = static_cast<int>(ack.payload_bytes);
+    bool fin = (th.flags & tcp_flags::kFin) != 0;
+    if (trim_to_window(th_seq, tlen, fin)) tcp_dodata(ack, th_seq, tlen, fin);
+  }
   refill();
   tcp_output();
   if (on_established_) on_established_();

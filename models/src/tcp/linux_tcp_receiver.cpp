@@ -25,28 +25,6 @@ constexpr std::uint8_t kRemnant = tcp_flags::kFin | tcp_flags::kSyn | tcp_flags:
 bool before(std::uint32_t a, std::uint32_t b) { return SEQ_LT(a, b); }
 bool after(std::uint32_t a, std::uint32_t b) { return SEQ_GT(a, b); }
 
-void add_stats(LinuxTcpConnStats& a, const LinuxTcpConnStats& b) {
-  a.packets_received += b.packets_received;
-  a.segments_received += b.segments_received;
-  a.bytes_received += b.bytes_received;
-  a.bytes_delivered += b.bytes_delivered;
-  a.acks_sent += b.acks_sent;
-  a.sack_acks_sent += b.sack_acks_sent;
-  a.dsack_acks_sent += b.dsack_acks_sent;
-  a.delayed_acks += b.delayed_acks;
-  a.quickack_acks += b.quickack_acks;
-  a.compressed_acks += b.compressed_acks;
-  a.ofo_packets += b.ofo_packets;
-  a.ofo_segments += b.ofo_segments;
-  a.ofo_drops += b.ofo_drops;
-  a.duplicate_packets += b.duplicate_packets;
-  a.data_segments_sent += b.data_segments_sent;
-  a.data_bytes_sent += b.data_bytes_sent;
-  a.retransmits += b.retransmits;
-  a.syn_acks_sent += b.syn_acks_sent;
-  a.syns_sent += b.syns_sent;
-  a.oow_acks_skipped += b.oow_acks_skipped;
-}
 
 }  // namespace
 
@@ -118,7 +96,7 @@ LinuxTcpReceiver::ConnId LinuxTcpReceiver::allocate() {
     }
   }
   if (slot == nullptr) return -1;
-  if (slot->used) add_stats(retired_, slot->stats);
+  if (slot->used) retired_ += slot->stats;
   const int id = slot->id;
   std::vector<Range> ofo = std::move(slot->ofo);
   ofo.clear();
@@ -138,10 +116,10 @@ void LinuxTcpReceiver::release_conn(Conn& c) {
   c.ofo.clear();
 }
 
-LinuxTcpConnStats LinuxTcpReceiver::total_stats() const {
-  LinuxTcpConnStats s = retired_;
+TcpReceiverStats LinuxTcpReceiver::total_stats() const {
+  TcpReceiverStats s = retired_;
   for (const auto& c : conns_) {
-    if (c->used) add_stats(s, c->stats);
+    if (c->used) s += c->stats;
   }
   return s;
 }

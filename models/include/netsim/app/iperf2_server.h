@@ -35,7 +35,7 @@
 #include "netsim/app/iperf2_protocol.h"
 #include "netsim/sim/event_handler.h"
 #include "netsim/sim/simulation.h"
-#include "netsim/tcp/linux_tcp_receiver.h"
+#include "netsim/tcp/tcp_receive_endpoint.h"
 
 namespace netsim::app {
 
@@ -64,9 +64,9 @@ struct Iperf2ServerSample {
 
 class Iperf2Server final : public Component, public EventHandler {
  public:
-  using ConnId = tcp::LinuxTcpReceiver::ConnId;
+  using ConnId = tcp::TcpReceiveEndpoint::ConnId;
 
-  Iperf2Server(Simulation& sim, std::string name, tcp::LinuxTcpReceiver& endpoint, const Iperf2ServerConfig& config);
+  Iperf2Server(Simulation& sim, std::string name, tcp::TcpReceiveEndpoint& endpoint, const Iperf2ServerConfig& config);
 
   // Called when stream i's read loop has reached end of file (the client is told).
   void set_on_close(std::function<void(int)> f) { on_close_ = std::move(f); }
@@ -98,7 +98,7 @@ class Iperf2Server final : public Component, public EventHandler {
   const Iperf2ReadCounters& reads(int i) const { return at(i).total; }
   const std::vector<Iperf2ServerSample>& samples(int i) const { return at(i).samples; }
   // Stream i's connection counters (frozen once closed; zero before the accept).
-  tcp::LinuxTcpConnStats connection_stats(int i) const;
+  tcp::TcpReceiverStats connection_stats(int i) const;
   // The test header's ack was written on stream i.
   bool header_acked(int i) const { return at(i).acked; }
 
@@ -117,7 +117,7 @@ class Iperf2Server final : public Component, public EventHandler {
     bool eof_known = false;
     bool closed = false;
     SimTime closed_at = 0;
-    tcp::LinuxTcpConnStats frozen_stats;
+    tcp::TcpReceiverStats frozen_stats;
   };
 
   const Stream& at(int i) const { return streams_.at(static_cast<std::size_t>(i)); }
@@ -126,7 +126,7 @@ class Iperf2Server final : public Component, public EventHandler {
   void take_sample(Stream& s, SimTime now);
   void close(int i);
 
-  tcp::LinuxTcpReceiver& endpoint_;
+  tcp::TcpReceiveEndpoint& endpoint_;
   Iperf2ServerConfig config_;
   std::vector<Stream> streams_;
   std::vector<int> stream_of_conn_;  // endpoint connection -> stream index (-1: none), once accepted

@@ -8,29 +8,29 @@
 #include <vector>
 
 #include "netsim/app/iperf3_data_streams.h"
-#include "netsim/tcp/linux_tcp_receiver.h"
+#include "netsim/tcp/tcp_receive_endpoint.h"
 
 namespace netsim::app {
 
 // The receiving side of one data connection.
 struct Iperf3ReceiverCounters {
   std::uint64_t bytes_read = 0;  // while the test ran (cookie excluded)
-  tcp::LinuxTcpConnStats conn;   // the connection's counters so far (zero before the accept)
+  tcp::TcpReceiverStats conn;   // the connection's counters so far (zero before the accept)
 };
 
 class Iperf3ReceivingStreams {
  public:
-  using ConnId = tcp::LinuxTcpReceiver::ConnId;
+  using ConnId = tcp::TcpReceiveEndpoint::ConnId;
 
   // Stream i's connection will be on `endpoints[i]` (the same listening
   // endpoint for every stream of a server).
-  explicit Iperf3ReceivingStreams(const std::vector<tcp::LinuxTcpReceiver*>& endpoints) {
-    for (tcp::LinuxTcpReceiver* e : endpoints) streams_.push_back(Stream{.endpoint = e});
+  explicit Iperf3ReceivingStreams(const std::vector<tcp::TcpReceiveEndpoint*>& endpoints) {
+    for (tcp::TcpReceiveEndpoint* e : endpoints) streams_.push_back(Stream{.endpoint = e});
   }
 
   int count() const { return static_cast<int>(streams_.size()); }
-  tcp::LinuxTcpReceiver& endpoint(std::size_t i) { return *streams_.at(i).endpoint; }
-  const tcp::LinuxTcpReceiver& endpoint(std::size_t i) const { return *streams_.at(i).endpoint; }
+  tcp::TcpReceiveEndpoint& endpoint(std::size_t i) { return *streams_.at(i).endpoint; }
+  const tcp::TcpReceiveEndpoint& endpoint(std::size_t i) const { return *streams_.at(i).endpoint; }
   // Stream i's connection on its endpoint, once it is up (-1 before).
   ConnId connection(std::size_t i) const { return streams_.at(i).conn; }
   void set_connection(std::size_t i, ConnId c) { streams_.at(i).conn = c; }
@@ -71,14 +71,14 @@ class Iperf3ReceivingStreams {
 
  private:
   struct Stream {
-    tcp::LinuxTcpReceiver* endpoint = nullptr;
+    tcp::TcpReceiveEndpoint* endpoint = nullptr;
     ConnId conn = -1;
     std::uint64_t bytes_read = 0;
-    tcp::LinuxTcpConnStats frozen{};  // the connection's counters at stop()
+    tcp::TcpReceiverStats frozen{};  // the connection's counters at stop()
   };
 
-  tcp::LinuxTcpConnStats connection_stats(const Stream& s) const {
-    return s.conn >= 0 ? s.endpoint->stats(s.conn) : tcp::LinuxTcpConnStats{};
+  tcp::TcpReceiverStats connection_stats(const Stream& s) const {
+    return s.conn >= 0 ? s.endpoint->stats(s.conn) : tcp::TcpReceiverStats{};
   }
 
   std::vector<Stream> streams_;

@@ -16,21 +16,21 @@
 
 #include "netsim/app/iperf3_client_protocol.h"
 #include "netsim/app/iperf3_receiving_streams.h"
-#include "netsim/tcp/linux_tcp_receiver.h"
+#include "netsim/tcp/tcp_receive_endpoint.h"
 
 namespace netsim::app {
 
 class Iperf3ReverseClient final : public Iperf3ClientProtocol<Iperf3ReceivingStreams> {
  public:
-  using ConnId = tcp::LinuxTcpReceiver::ConnId;
+  using ConnId = tcp::TcpReceiveEndpoint::ConnId;
 
   // `control` and every element of `endpoints` (at least one) are Linux
   // endpoints bound to their own ephemeral ports, with no connection yet;
   // the client opens one connection on each to (server, server_port).
   // config.congestion is not used (no -C, above).
   Iperf3ReverseClient(Simulation& sim, std::string name, const Iperf3ClientConfig& config, NodeId server,
-                      std::uint16_t server_port, tcp::LinuxTcpReceiver& control,
-                      const std::vector<tcp::LinuxTcpReceiver*>& endpoints)
+                      std::uint16_t server_port, tcp::TcpReceiveEndpoint& control,
+                      const std::vector<tcp::TcpReceiveEndpoint*>& endpoints)
       : Iperf3ClientProtocol(sim, std::move(name), without_congestion(config),
                              Iperf3ReceivingStreams(endpoints), /*reverse=*/true),
         server_(server),
@@ -42,7 +42,7 @@ class Iperf3ReverseClient final : public Iperf3ClientProtocol<Iperf3ReceivingStr
     });
     control_.set_on_data([this](ConnId, std::uint64_t bytes) { control_bytes(bytes); });
     for (std::size_t i = 0; i < static_cast<std::size_t>(stream_count()); ++i) {
-      tcp::LinuxTcpReceiver& endpoint = streams().endpoint(i);
+      tcp::TcpReceiveEndpoint& endpoint = streams().endpoint(i);
       endpoint.set_on_connected([this, i](ConnId c) {
         streams().set_connection(i, c);
         stream_connected(i);
@@ -51,9 +51,9 @@ class Iperf3ReverseClient final : public Iperf3ClientProtocol<Iperf3ReceivingStr
     }
   }
 
-  const tcp::LinuxTcpReceiver& control() const { return control_; }
+  const tcp::TcpReceiveEndpoint& control() const { return control_; }
   ConnId control_connection() const { return control_conn_; }
-  const tcp::LinuxTcpReceiver& stream(int i) const { return data_streams().endpoint(static_cast<std::size_t>(i)); }
+  const tcp::TcpReceiveEndpoint& stream(int i) const { return data_streams().endpoint(static_cast<std::size_t>(i)); }
   // Live until the window closes, frozen after.
   Iperf3ReceiverCounters counters(int i) const { return data_streams().counters(i); }
 
@@ -72,7 +72,7 @@ class Iperf3ReverseClient final : public Iperf3ClientProtocol<Iperf3ReceivingStr
 
   NodeId server_;
   std::uint16_t server_port_;
-  tcp::LinuxTcpReceiver& control_;
+  tcp::TcpReceiveEndpoint& control_;
   ConnId control_conn_ = -1;
 };
 

@@ -12,7 +12,7 @@
 
 #include "netsim/app/iperf3_receiving_streams.h"
 #include "netsim/app/iperf3_server_protocol.h"
-#include "netsim/tcp/linux_tcp_receiver.h"
+#include "netsim/tcp/tcp_receive_endpoint.h"
 
 namespace netsim::app {
 
@@ -24,9 +24,9 @@ struct Iperf3ServerConfig {
 
 class Iperf3Server final : public Iperf3ServerProtocol<Iperf3ReceivingStreams> {
  public:
-  using ConnId = tcp::LinuxTcpReceiver::ConnId;
+  using ConnId = tcp::TcpReceiveEndpoint::ConnId;
 
-  Iperf3Server(Simulation& sim, std::string name, tcp::LinuxTcpReceiver& endpoint, Iperf3ControlChannel& channel,
+  Iperf3Server(Simulation& sim, std::string name, tcp::TcpReceiveEndpoint& endpoint, Iperf3ControlChannel& channel,
                const Iperf3ServerConfig& config);
 
   // Whether endpoint connection `c` belongs to this test.
@@ -45,7 +45,7 @@ class Iperf3Server final : public Iperf3ServerProtocol<Iperf3ReceivingStreams> {
   void write_control(std::uint64_t bytes) override { endpoint_.send(control_, bytes); }
   int stream_of(ConnId c) const;
 
-  tcp::LinuxTcpReceiver& endpoint_;
+  tcp::TcpReceiveEndpoint& endpoint_;
   Iperf3ServerConfig config_;
   std::vector<int> stream_of_conn_;  // endpoint connection -> stream index (-1: none), once accepted
   ConnId control_ = -1;

@@ -64,7 +64,7 @@ struct TcpFlowCounters {
   std::uint32_t srtt_us = 0;
   std::uint64_t segments_received = 0;   // receiver: wire segments of this connection
   std::uint64_t bytes_delivered = 0;     // receiver: in order to the application
-  // The Linux receiver's ACKs by cause (LinuxTcpConnStats), to tell its 40 ms
+  // The Linux receiver's ACKs by cause (TcpReceiverStats), to tell its 40 ms
   // delayed-ACK timer (HZ=250) from quickack mode.
   std::uint64_t receiver_delayed_acks = 0;   // sent by the delayed-ACK timer
   std::uint64_t receiver_quickack_acks = 0;  // sent because of quickack mode
@@ -92,7 +92,7 @@ class TcpFlowApp {
 // (the connection itself goes on with what is buffered; nothing is counted).
 class TcpFlowDriver final : public Component, public EventHandler, public TcpFlowApp {
  public:
-  TcpFlowDriver(Simulation& sim, std::string name, tcp::TcpSendSocket& sender, tcp::LinuxTcpReceiver& receiver,
+  TcpFlowDriver(Simulation& sim, std::string name, tcp::TcpSendSocket& sender, tcp::TcpReceiveEndpoint& receiver,
                 NodeId sender_host, SimTime start, SimTime end);
   const tcp::TcpSendSocket& sender() const { return sender_; }
 
@@ -100,9 +100,9 @@ class TcpFlowDriver final : public Component, public EventHandler, public TcpFlo
   void finish() override;
   bool finished() const override { return frozen_.has_value(); }
   // Whether receiver connection `c` is this flow's.
-  bool owns(tcp::LinuxTcpReceiver::ConnId c) const;
+  bool owns(tcp::TcpReceiveEndpoint::ConnId c) const;
   // In-order bytes handed to the receiving app on connection `c` (owned by this flow).
-  void on_delivered(tcp::LinuxTcpReceiver::ConnId c, std::uint64_t bytes);
+  void on_delivered(tcp::TcpReceiveEndpoint::ConnId c, std::uint64_t bytes);
   TcpFlowCounters counters() const override;
   SimTime start() const override { return start_; }
   SimTime end() const override { return end_; }
@@ -110,11 +110,11 @@ class TcpFlowDriver final : public Component, public EventHandler, public TcpFlo
  private:
   enum Tag : std::uint64_t { kConnect = 1, kEnd = 2 };
   tcp::TcpSendSocket& sender_;
-  tcp::LinuxTcpReceiver& receiver_;
+  tcp::TcpReceiveEndpoint& receiver_;
   NodeId sender_host_;
   SimTime start_;
   SimTime end_;
-  tcp::LinuxTcpReceiver::ConnId conn_ = -1;  // receiver side, once data arrived
+  tcp::TcpReceiveEndpoint::ConnId conn_ = -1;  // receiver side, once data arrived
   std::uint64_t delivered_ = 0;
   std::optional<TcpFlowCounters> frozen_;
 };
@@ -123,7 +123,7 @@ struct BuiltTcpFlow {
   const TcpFlowSpec* spec;
   tcp::TcpSendSocket* sender;            // the (first) data connection
   std::vector<tcp::TcpSendSocket*> senders;  // every data connection (iperf3 -P: several)
-  tcp::LinuxTcpReceiver* receiver;  // shared by all flows to the same (host, dst_port); nullptr for iperf3 -R
+  tcp::TcpReceiveEndpoint* receiver;  // shared by all flows to the same (host, dst_port); nullptr for iperf3 -R
   TcpFlowApp* driver;               // the flow's application: TcpFlowDriver, Iperf3TcpFlow, Iperf3ReverseTcpFlow or Iperf2TcpFlow
   app::Iperf3Client* iperf3_client = nullptr;  // app: iperf3 only
   app::Iperf3Server* iperf3_server = nullptr;

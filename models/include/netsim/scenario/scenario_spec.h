@@ -105,9 +105,17 @@ struct HostSpec {
   std::string address;  // textual IPv4 or IPv6 address
   IpVersion ip_version = IpVersion::v4;
   int hz = 1000;        // kern.hz of the host's tick clock
-  // The host's TCP stack as a sender: "freebsd" (FreeBsdTcpSender) or
-  // "linux" (tcp::lnx::LinuxTcpSender). A receiver is the Linux receiver either way.
+  // The host's TCP stack: "freebsd" (FreeBsdTcpSender sending,
+  // FreeBsdTcpReceiver receiving) or "linux" (tcp::lnx::LinuxTcpSender,
+  // LinuxTcpReceiver). Not set (os_set false): FreeBSD's sender and the
+  // Linux receiver, what every host was before the FreeBSD receiver existed
+  // (receiver_os() tells which receiver a host runs).
   std::string os = "freebsd";
+  bool os_set = false;
+  const std::string& receiver_os() const {
+    static const std::string kLinux = "linux";
+    return os_set ? os : kLinux;
+  }
   std::optional<NicSpec> nic;  // receive NIC; nullopt = packets go straight to the host
   double clock_ppm = 0;        // transmit clock tolerance: offset drawn per run in [-ppm, +ppm]
   // For a VM: the host's kern.timecounter.alloweddeviation (percent), which

@@ -36,11 +36,26 @@
 //                               syncache_socket
 //   sys/netinet/tcp_input.c     tcp_do_segment, case TCPS_SYN_RECEIVED
 //
-// It is a data sender. The peer's in-order data (iperf3 control messages) is
-// acknowledged with FreeBSD's delayed ACK (tcp_input.c DELAY_ACK / TF_DELACK,
-// net.inet.tcp.delacktime = TCPTV_DELACK = hz/25 ticks) and its byte count
-// reported to set_on_data; the bytes themselves are not kept.
-// No FIN/close, keepalive or reassembly queue yet.
+// The receive side is FreeBSD's too, on the same tcpcb (FreeBsdTcpReceiver
+// runs a pool of passive connections as a receiving endpoint): header
+// prediction for in-order data, trimming of duplicate and partly duplicate
+// data (D-SACK), the window check, out-of-order data into the reassembly
+// queue (tcp_reass.cpp) with an immediate ACK carrying SACK blocks
+// (tcp_sack_receiver.cpp), DELAY_ACK (delayed ACK timer TT_DELACK,
+// net.inet.tcp.delacktime = TCPTV_DELACK = hz/25 ticks; an immediate ACK for
+// a segment longer than t_maxseg, i.e. an LRO aggregate), the advertised
+// window from so_rcv's free space with tcp_output's rounding and
+// window-update rules, receive-buffer autotuning (tcp_autorcvbuf) and a
+// received FIN. The application reads what arrives at once (set_on_data);
+// the bytes themselves are not kept. Read (own code, no source text) in
+// fel1x-developer/freebsd-src @ 2d614aa2fe3e037bd11d351b0b5cfda776e65814:
+//   sys/netinet/tcp_input.c   tcp_do_segment (header prediction, todrop,
+//                             DELAY_ACK, dodata, FIN), tcp_autorcvbuf
+//   sys/netinet/tcp_output.c  tcp_output (recwin, window updates, the SACK
+//                             option, rcv_adv / last_ack_sent)
+//   sys/netinet/tcp_timer.c   tcp_timer_delack
+//   sys/kern/uipc_sockbuf.c   sbreserve_locked_limit (the autotuning cap)
+// See docs/freebsd-receiver.md. No FIN of our own (close), keepalive or PAWS.
 #pragma once
 
 #include <cstdint>
@@ -79,6 +94,10 @@ struct FreeBsdTcpConfig {
   std::uint8_t request_wscale = 6;       // what we offer (sb_max 2 MB -> 6)
   bool delayed_ack = true;               // net.inet.tcp.delayed_ack
   std::uint32_t recvspace = 65536;       // net.inet.tcp.recvspace: so_rcv's high-water mark before tcp_mss rounds it
+  bool recvbuf_auto = true;              // net.inet.tcp.recvbuf_auto
+  std::uint32_t recvbuf_max = 2097152;   // net.inet.tcp.recvbuf_max
+  std::uint32_t sb_max = 2097152;        // kern.ipc.maxsockbuf: sbreserve refuses more than sb_max * 2048 / 2304
+  unsigned reass_maxqueuelen = 100;      // net.inet.tcp.reass.maxqueuelen (entries; preallocated)
   // tcp_hostcache's rmx_ssthresh for the peer (bytes): what an earlier
   // connection to it left (tcp_discardcb stores a final ssthresh below half
   // the send buffer); cc_conn_init starts from it. 0: no entry (a fresh boot).
@@ -104,11 +123,26 @@ struct FreeBsdTcpStats {
   std::uint64_t syn_acks_sent = 0;         // passive open: SYN-ACKs (not in segments_sent)
   std::uint64_t syn_ack_retransmits = 0;   // by the syncache timer (tcps_sc_retransmitted)
   std::uint64_t duplicate_syns = 0;        // tcps_sc_dupsyn
+  // The receive side.
+  std::uint64_t data_packets_received = 0;  // segments with data (an LRO aggregate counts once): tcps_rcvpack
+  std::uint64_t data_segments_received = 0; // their wire segments (lro_nsegs)
+  std::uint64_t data_bytes_received = 0;    // payload bytes, duplicates included
+  std::uint64_t pure_acks_sent = 0;         // segments without data or SYN (ACKs, window updates)
+  std::uint64_t delayed_acks = 0;           // ACKs sent by tcp_timer_delack
+  std::uint64_t window_updates = 0;         // pure ACKs sent by tcp_output's window-update rule
+  std::uint64_t sack_acks_sent = 0;         // segments carrying SACK blocks (D-SACK included)
+  std::uint64_t dsack_acks_sent = 0;        // segments whose first block is a D-SACK block
+  std::uint64_t ooo_packets = 0;            // data packets that went to tcp_reass out of order
+  std::uint64_t ooo_segments = 0;           // their wire segments
+  std::uint64_t reass_drops = 0;            // tcps_rcvreassfull: queue full, data dropped
+  std::uint64_t duplicate_packets = 0;      // tcps_rcvduppack: entirely old data
+  std::uint64_t after_window_packets = 0;   // tcps_rcvpackafterwin
+  std::uint64_t rcvbuf_grows = 0;           // so_rcv grown by tcp_autorcvbuf
 };
 
 class FreeBsdTcpSender final : public Component, public Endpoint, public EventHandler, public TcpSendSocket {
  public:
-  enum class State { closed, syn_sent, listen, syn_received, established };
+  enum class State { closed, syn_sent, listen, syn_received, established, close_wait };
   struct PassiveOpen {};
   static constexpr PassiveOpen passive{};
 
@@ -123,6 +157,9 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
 
   // Sends the SYN now. `on_established` runs once the handshake completes.
   void connect() override;
+  // A passive connection still listening opens actively instead, from its
+  // port to (peer, peer_port) (FreeBsdTcpReceiver::connect): sends the SYN now.
+  void open_to(NodeId peer, std::uint16_t peer_port);
   // The application writes `bytes` (subject to the send buffer's room).
   // Returns how much was accepted.
   std::uint64_t write(std::uint64_t bytes) override;
@@ -140,6 +177,10 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   void set_on_data(std::function<void(std::uint64_t)> f) override { on_data_ = std::move(f); }
   // In-order bytes received from the peer so far.
   std::uint64_t bytes_received() const override { return bytes_received_; }
+  // Called once when the peer's FIN has been received in order.
+  void set_on_peer_fin(std::function<void()> f) { on_peer_fin_ = std::move(f); }
+  // Called with every packet this connection sends, just before host.send.
+  void set_on_transmit(std::function<void(const Packet&)> f) { on_transmit_ = std::move(f); }
   // The delayed-ACK timer (TT_DELACK) is running.
   bool delack_pending() const { return delack_.pending(); }
   // The persist timer (TT_PERSIST) is running: data waits for a zero window.
@@ -154,7 +195,7 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
 
   State state() const { return state_; }
   std::uint16_t local_port() const override { return local_port_; }
-  bool established() const override { return state_ == State::established; }
+  bool established() const override { return state_ == State::established || state_ == State::close_wait; }
   const std::string& socket_name() const override { return name(); }
   // TCP_INFO as FreeBSD fills it; retransmits = tcpi_snd_rexmitpack.
   TcpSocketInfo info() const override;
@@ -169,21 +210,24 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   std::uint32_t send_buffer_hiwat() const { return sb_hiwat_; }
   // sbused(&so->so_snd): bytes in the send buffer from snd_una on.
   std::uint64_t send_buffer_used() const { return so_snd_cc_; }
-  // so_rcv.sb_hiwat: recvspace rounded up to a multiple of t_maxseg once the
-  // MSS is known, as tcp_mss does (the receive side holds nothing: the peer
-  // sends next to no data).
-  std::uint32_t receive_buffer_hiwat() const {
-    return state_ == State::established || state_ == State::syn_received
-               ? (config_.recvspace + tp_.t_maxseg - 1) / tp_.t_maxseg * tp_.t_maxseg
-               : config_.recvspace;
-  }
-  // rcv_wnd as advertised: the window field's value scaled back by rcv_scale.
+  // so_rcv.sb_hiwat: recvspace, rounded up to a multiple of t_maxseg by
+  // tcp_mss once the MSS is known (syncache_expand / the SYN-ACK), then grown
+  // by tcp_autorcvbuf.
+  std::uint32_t receive_buffer_hiwat() const { return so_rcv_hiwat_; }
+  // sbavail(&so->so_rcv): received bytes the application has not read yet
+  // (it reads at once, so this is nonzero only inside the input path).
+  std::uint32_t receive_buffer_used() const { return so_rcv_cc_; }
+  // SB_AUTOSIZE of so_rcv: autotuning still on (cleared when sbreserve refuses).
+  bool receive_buffer_autosize() const { return so_rcv_autosize_; }
+  // The window SIFTR 1.3.0 logs for a sender here: 65535 rounded down to the
+  // window scale (an approximation kept for the existing SIFTR output; the
+  // tcpcb's rcv_wnd is tcpcb().rcv_wnd).
   std::uint32_t receive_window() const;
-  std::uint8_t rcv_scale() const { return snd_scale_offered_; }
+  std::uint8_t rcv_scale() const { return tp_.rcv_scale; }
   // The options the handshake agreed (t_flags' TF_REQ/RCVD_TSTMP, TF_SACK_PERMIT, TF_REQ/RCVD_SCALE).
   bool timestamps_on() const { return ts_on_; }
   bool sack_permitted() const { return sack_on_; }
-  bool window_scaling_on() const { return tp_.snd_scale != 0 || snd_scale_offered_ != 0; }
+  bool window_scaling_on() const { return tp_.snd_scale != 0 || tp_.rcv_scale != 0; }
   const FreeBsdTcpConfig& config() const { return config_; }
   const Host& host() const { return host_; }
   int pipe() const { return tcp_compute_pipe(tp_); }
@@ -225,7 +269,24 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   void tcp_timer_rexmt();
   void tcp_setpersist();
   void tcp_timer_persist();
-  void receive_data(const Packet& p);
+  // The receive side (freebsd_tcp_receive.cpp).
+  bool header_prediction_data(const Packet& p, std::uint32_t tiwin);
+  bool trim_to_window(std::uint32_t& th_seq, int& tlen, bool& fin);
+  void update_ts_recent(const TcpSegmentInfo& th, std::uint32_t th_seq, int tlen, bool fin);
+  void tcp_dodata(const Packet& p, std::uint32_t th_seq, int tlen, bool fin);
+  bool delay_ack(int tlen) const;
+  int tcp_autorcvbuf(int tlen);
+  void sbappend(std::uint32_t bytes);
+  std::uint32_t sbspace() const { return so_rcv_cc_ >= so_rcv_hiwat_ ? 0 : so_rcv_hiwat_ - so_rcv_cc_; }
+  void sbreserve_rcv(std::uint32_t newsize);
+  std::int64_t output_recwin() const;
+  bool window_update_due(std::int64_t recwin) const;
+  std::uint32_t advertise(std::int64_t& recwin);
+  void fill_sack_option(Packet& p) const;
+  std::uint32_t sack_option_bytes() const;
+  int sack_blocks_to_send() const;
+  void ack_sent(std::int64_t recwin, bool sack_blocks);
+  void read_received();
   void arm_rexmt(int ticks) { rexmt_.reset(ticks); }
   void stop_rexmt() { rexmt_.stop(); }
   void sndbuf_autoscale();
@@ -255,10 +316,8 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   std::uint32_t peer_mss_ = 0;        // passive open: the SYN's MSS option (sc_peer_mss)
   int sc_rxmits_ = 0;                 // passive open: SYN-ACK transmissions counted as syncache does
   bool sc_winscale_ = false;          // passive open: both sides scale windows (SCF_WINSCALE)
-  std::uint32_t rcv_nxt_ = 0;         // peer's next sequence (for our ACK field)
   std::uint32_t ts_recent_ = 0;       // peer's last TSval (echoed)
   std::uint32_t ts_offset_ = 0;       // per-connection random TS offset (RFC 7323 5.4)
-  std::uint8_t snd_scale_offered_ = 0;
   bool ts_on_ = false;
   bool sack_on_ = false;  // SACK permitted both ways (FreeBSD: TF_SACK_PERMIT, not set here; see handle_syn_ack)
   int t_rcvtime_ = 0;
@@ -267,16 +326,23 @@ class FreeBsdTcpSender final : public Component, public Endpoint, public EventHa
   std::uint32_t snd_wl2_ = 0;
   std::uint64_t bytes_received_ = 0;
   std::uint64_t data_for_app_ = 0;  // in-order bytes of the segment being processed
+  bool peer_fin_event_ = false;     // the segment being processed carried the peer's FIN in order
 
   // Send buffer: bytes from snd_una upwards (sbavail) and its high-water mark.
   std::uint64_t so_snd_cc_ = 0;
   std::uint32_t sb_hiwat_ = 0;
+  // Receive buffer (so_rcv): high-water mark, unread bytes, SB_AUTOSIZE.
+  std::uint32_t so_rcv_hiwat_ = 0;
+  std::uint32_t so_rcv_cc_ = 0;
+  bool so_rcv_autosize_ = true;
   bool unlimited_ = false;
   std::uint64_t bytes_written_ = 0;
   std::uint64_t bytes_acked_total_ = 0;
   FreeBsdTcpStats stats_;
   std::function<void()> on_established_;
   std::function<void(std::uint64_t)> on_data_;
+  std::function<void()> on_peer_fin_;
+  std::function<void(const Packet&)> on_transmit_;
   TcpTraceSink trace_;
 };
 

@@ -67,6 +67,7 @@
 #include "netsim/sim/event_handler.h"
 #include "netsim/sim/tick_clock.h"
 #include "netsim/sim/timer.h"
+#include "netsim/tcp/tcp_receive_endpoint.h"
 #include "netsim/tcp/tcp_seq.h"
 
 namespace netsim::tcp {
@@ -92,86 +93,55 @@ struct LinuxTcpConfig {
   std::uint32_t iss = 0x10000000;       // initial send sequence of the first connection
 };
 
-struct LinuxTcpConnStats {
-  std::uint64_t packets_received = 0;    // data packets (a GRO aggregate counts once)
-  std::uint64_t segments_received = 0;   // wire segments in them (Packet::segments)
-  std::uint64_t bytes_received = 0;      // payload bytes, duplicates included
-  std::uint64_t bytes_delivered = 0;     // in-order bytes handed to the application
-  std::uint64_t acks_sent = 0;           // pure ACKs (SYN-ACKs not counted)
-  std::uint64_t sack_acks_sent = 0;      // ACKs carrying at least one SACK block (D-SACK included)
-  std::uint64_t dsack_acks_sent = 0;     // ACKs carrying a D-SACK block
-  std::uint64_t delayed_acks = 0;        // ACKs sent by the delayed-ACK timer
-  std::uint64_t quickack_acks = 0;       // ACKs sent because of quickack mode
-  std::uint64_t compressed_acks = 0;     // ACKs withheld by SACK compression
-  std::uint64_t ofo_packets = 0;         // packets queued out of order
-  std::uint64_t ofo_segments = 0;        // their wire segments (tcpi_rcv_ooopack)
-  std::uint64_t ofo_drops = 0;           // out-of-order list full
-  std::uint64_t duplicate_packets = 0;   // entirely old data (D-SACK material)
-  std::uint64_t data_segments_sent = 0;  // our own data, retransmissions included
-  std::uint64_t data_bytes_sent = 0;
-  std::uint64_t retransmits = 0;         // segments we resent on timeout
-  std::uint64_t syn_acks_sent = 0;
-  std::uint64_t syns_sent = 0;           // active open: SYNs, retransmissions included
-  std::uint64_t oow_acks_skipped = 0;    // tcp_oow_rate_limited (pure ACK / SYN out of window)
-};
 
-class LinuxTcpReceiver final : public Component, public Endpoint, public EventHandler {
+class LinuxTcpReceiver final : public Component, public Endpoint, public EventHandler, public TcpReceiveEndpoint {
  public:
-  using ConnId = int;
   enum class State { free, syn_sent, syn_recv, established, close_wait, fin_wait, last_ack, closed };
 
   // Binds (tcp, config.port) on `host`.
   LinuxTcpReceiver(Simulation& sim, std::string name, Host& host, const LinuxTcpConfig& config);
   ~LinuxTcpReceiver() override;
 
-  // Callbacks (all optional). on_accept: the handshake completed (accept()
-  // returns). on_data: `bytes` more in-order bytes were read by the app.
-  // on_peer_fin: the peer closed its side. on_transmit: every packet we send,
-  // just before host.send (for traces and tests).
-  void set_on_accept(std::function<void(ConnId)> f) { on_accept_ = std::move(f); }
-  void set_on_data(std::function<void(ConnId, std::uint64_t)> f) { on_data_ = std::move(f); }
-  void set_on_peer_fin(std::function<void(ConnId)> f) { on_peer_fin_ = std::move(f); }
-  void set_on_transmit(std::function<void(ConnId, const Packet&)> f) { on_transmit_ = std::move(f); }
-  // on_connected: an active open completed (connect() returns).
-  void set_on_connected(std::function<void(ConnId)> f) { on_connected_ = std::move(f); }
+  // Callbacks: TcpReceiveEndpoint's set_on_accept, set_on_data,
+  // set_on_peer_fin, set_on_transmit, set_on_connected.
 
   // Active open from the bound port to (peer, peer_port): sends the SYN now.
   // Returns the connection, or -1 when no slot is free.
-  ConnId connect(NodeId peer, std::uint16_t peer_port);
+  ConnId connect(NodeId peer, std::uint16_t peer_port) override;
 
   // The application writes `bytes` on an established connection; they go out
   // at once (no congestion window: meant for small control messages) and are
   // retransmitted on timeout. Returns false if the connection cannot send.
-  bool send(ConnId c, std::uint64_t bytes);
+  bool send(ConnId c, std::uint64_t bytes) override;
   // Sends our FIN. The slot is freed once both FINs are acknowledged.
-  void close(ConnId c);
+  void close(ConnId c) override;
 
   void deliver(Packet* p) override;
   void handle_event(std::uint64_t tag) override;
 
   // Connection lookup and inspection.
-  ConnId find(NodeId peer, std::uint16_t peer_port) const;
-  int max_connections() const { return static_cast<int>(conns_.size()); }
+  ConnId find(NodeId peer, std::uint16_t peer_port) const override;
+  int max_connections() const override { return static_cast<int>(conns_.size()); }
   State state(ConnId c) const { return conn(c).state; }
-  NodeId peer(ConnId c) const { return conn(c).peer; }
-  std::uint16_t peer_port(ConnId c) const { return conn(c).peer_port; }
-  const LinuxTcpConnStats& stats(ConnId c) const { return conn(c).stats; }
+  NodeId peer(ConnId c) const override { return conn(c).peer; }
+  std::uint16_t peer_port(ConnId c) const override { return conn(c).peer_port; }
+  TcpReceiverStats stats(ConnId c) const override { return conn(c).stats; }
   // Sums over every connection this endpoint ever had.
-  LinuxTcpConnStats total_stats() const;
+  TcpReceiverStats total_stats() const override;
   std::uint32_t rcv_nxt(ConnId c) const { return conn(c).rcv_nxt; }
   std::uint32_t rcv_mss(ConnId c) const { return conn(c).rcv_mss; }
   // tp->mss_cache: what getsockopt(TCP_MAXSEG) returns once established.
-  std::uint32_t mss_cache(ConnId c) const { return conn(c).mss_cache; }
+  std::uint32_t mss_cache(ConnId c) const override { return conn(c).mss_cache; }
   int quick(ConnId c) const { return conn(c).quick; }
   int ato(ConnId c) const { return conn(c).ato; }                   // jiffies
   bool delack_pending(ConnId c) const { return timers_.at(static_cast<std::size_t>(c))->delack.pending(); }
   std::size_t ofo_ranges(ConnId c) const { return conn(c).ofo.size(); }
-  std::uint32_t srtt_us(ConnId c) const { return conn(c).srtt_us >> 3; }
+  std::uint32_t srtt_us(ConnId c) const override { return conn(c).srtt_us >> 3; }
   int rto_jiffies(ConnId c) const { return conn(c).rto_jiffies; }  // icsk_rto
   std::uint64_t refused() const { return refused_; }       // SYNs with no free slot
   std::uint64_t no_connection() const { return no_conn_; }  // non-SYN segments for no connection
   const LinuxTcpConfig& config() const { return config_; }
-  std::uint16_t port() const { return config_.port; }
+  std::uint16_t port() const override { return config_.port; }
 
  private:
   struct Range {
@@ -253,7 +223,7 @@ class LinuxTcpReceiver final : public Component, public Endpoint, public EventHa
     int backoff = 0;
     std::int64_t last_oow_ack_time = INT64_MIN / 2;  // jiffies (tcp_oow_rate_limited)
     std::uint32_t in_order = 0;    // bytes made readable by the segment being processed
-    LinuxTcpConnStats stats;
+    TcpReceiverStats stats;
   };
   struct ConnTimers {
     ConnTimers(TickClock& clock, EventHandler* h, std::uint64_t index)
@@ -340,12 +310,7 @@ class LinuxTcpReceiver final : public Component, public Endpoint, public EventHa
   std::uint32_t next_iss_;
   std::uint64_t refused_ = 0;
   std::uint64_t no_conn_ = 0;
-  LinuxTcpConnStats retired_;
-  std::function<void(ConnId)> on_accept_;
-  std::function<void(ConnId, std::uint64_t)> on_data_;
-  std::function<void(ConnId)> on_peer_fin_;
-  std::function<void(ConnId, const Packet&)> on_transmit_;
-  std::function<void(ConnId)> on_connected_;
+  TcpReceiverStats retired_;
 };
 
 }  // namespace netsim::tcp

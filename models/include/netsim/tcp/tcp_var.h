@@ -24,6 +24,7 @@
 // (`sack_stats`).
 #pragma once
 
+#include <array>
 #include <climits>
 #include <cstddef>
 #include <cstdint>
@@ -44,6 +45,7 @@ using u_int = unsigned int;
 inline constexpr int TCP_MAXWIN = 65535;           // largest unscaled window (tcp.h)
 inline constexpr int TCP_MAX_WINSHIFT = 14;        // maximum window shift (tcp.h)
 inline constexpr int TCP_MAX_SACK = 4;             // SACK blocks that fit in one option (tcp.h)
+inline constexpr int MAX_SACK_BLKS = 6;            // SACK blocks the receiver keeps (tcp_var.h)
 inline constexpr int tcprexmtthresh = 3;           // dupack threshold (tcp_input.c)
 inline constexpr int kDefaultSackMaxholes = 128;   // net.inet.tcp.sack.maxholes (tcp_sack.c)
 inline constexpr int TCPTV_SRTTBASE = 0;           // t_srtt: "no RTT estimate yet" (tcp_timer.h)
@@ -56,6 +58,7 @@ inline constexpr int TCP_TMR_GRANULARITY_USEC = 2;   // in microseconds (RACK, B
 inline constexpr u_int TF_ACKNOW = 0x00000001;        // ack peer immediately
 inline constexpr u_int TF_DELACK = 0x00000002;        // ack, but try to delay it
 inline constexpr u_int TF_SENTFIN = 0x00000010;       // have sent FIN
+inline constexpr u_int TF_RXWIN0SENT = 0x00080000;    // sent a receiver win 0 in response
 inline constexpr u_int TF_SACK_PERMIT = 0x00000200;   // other side said I could SACK
 inline constexpr u_int TF_PREVVALID = 0x00002000;     // snd_*_prev saved for a bad-RTO undo
 inline constexpr u_int TF_FASTRECOVERY = 0x00100000;  // in NewReno fast recovery
@@ -208,6 +211,15 @@ struct SackStats {
   std::uint64_t dsack_count = 0;      // tcps_dsack_count
 };
 
+// One entry of the reassembly queue (struct tseg_qent, tcp_var.h): a run of
+// out-of-order data [tqe_start, tqe_start + tqe_len). netsim keeps no payload,
+// so there is no mbuf chain; tqe_flags keeps TH_FIN as FreeBSD's does.
+struct tseg_qent {
+  tcp_seq tqe_start = 0;
+  int tqe_len = 0;
+  std::uint8_t tqe_flags = 0;
+};
+
 // --- struct tcpcb ---------------------------------------------------------------------
 // The fields of FreeBSD's tcpcb that the ported code reads or writes, with
 // FreeBSD's names, units and widths. Not copyable or movable: t_ccv.tp points
@@ -272,6 +284,29 @@ struct Tcpcb {
   std::uint32_t t_dsack_tlp_bytes = 0;
   std::uint32_t t_dsack_pack = 0;
 
+  // Receive sequence space (tcp_var.h): what the receive path of
+  // tcp_do_segment, tcp_reass and tcp_output's window computation share.
+  tcp_seq rcv_nxt = 0;        // receive next
+  tcp_seq rcv_adv = 0;        // right edge of the window last advertised
+  std::uint32_t rcv_wnd = 0;  // receive window: max(sbspace, rcv_adv - rcv_nxt) at the last slow-path segment
+  tcp_seq last_ack_sent = 0;  // rcv_nxt of the last segment sent
+  std::uint8_t rcv_scale = 0;  // receive window shift (0 unless both sides scale)
+  // The receiver's SACK report (tcp_sack.c): most recent block first, a
+  // D-SACK block (below rcv_nxt) ahead of the rest.
+  int rcv_numsacks = 0;
+  std::array<sackblk, MAX_SACK_BLKS> sackblks{};
+  // Reassembly queue (tcp_reass.c): entries in sequence order, their number
+  // (t_segqlen counts entries, not bytes) and the out-of-order packet count.
+  // The vector's capacity is reserved once (net.inet.tcp.reass.maxqueuelen)
+  // and never exceeded.
+  std::vector<tseg_qent> t_segq;
+  int t_segqlen = 0;
+  std::uint32_t t_rcvoopack = 0;
+  // Receive-buffer autotuning (tcp_autorcvbuf): when the measurement began
+  // (tcp_ts_getticks, 0 = not started) and the bytes received since.
+  std::uint32_t rfbuf_ts = 0;
+  std::uint32_t rfbuf_cnt = 0;
+
   // Congestion control: the attached algorithm and its cc_var.
   cc::CcAlgo* t_cc = nullptr;
   cc::CcVar t_ccv;
@@ -294,6 +329,8 @@ struct Tcpcb {
 inline int tick_usecs(const Tcpcb& tp) { return cc::tick_usecs(tp.hz); }
 
 inline u_int tcp_maxseg(const Tcpcb& tp) { return tp.maxseg; }
+// SEGQ_EMPTY(tp)
+inline bool SEGQ_EMPTY(const Tcpcb& tp) { return tp.t_segq.empty(); }
 inline u_int tcp_fixed_maxseg(const Tcpcb& tp) { return tp.fixed_maxseg; }
 
 // tcp_compute_pipe(tp) (tcp_input.c): tfb_compute_pipe if the stack has one;

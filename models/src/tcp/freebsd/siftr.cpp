@@ -21,6 +21,7 @@ int tcps_state(FreeBsdTcpSender::State s) {
     case FreeBsdTcpSender::State::syn_sent: return 2;      // TCPS_SYN_SENT
     case FreeBsdTcpSender::State::syn_received: return 3;  // TCPS_SYN_RECEIVED
     case FreeBsdTcpSender::State::established: return 4;   // TCPS_ESTABLISHED
+    case FreeBsdTcpSender::State::close_wait: return 5;    // TCPS_CLOSE_WAIT
   }
   return 0;
 }
@@ -308,9 +309,9 @@ void Siftr::siftdata(const Connection& c, PfilDir dir, SiftrRecord& r) const {
   r.snd_buf_hiwater = t.send_buffer_hiwat();
   r.snd_buf_cc = static_cast<std::uint32_t>(std::min<std::uint64_t>(t.send_buffer_used(), UINT32_MAX));
   r.rcv_buf_hiwater = t.receive_buffer_hiwat();
-  r.rcv_buf_cc = 0;
+  r.rcv_buf_cc = t.receive_buffer_used();
   r.sent_inflight_bytes = tp.snd_max - tp.snd_una;
-  r.t_segqlen = 0;
+  r.t_segqlen = tp.t_segqlen;
   realtime(r.tv_sec, r.tv_usec);
 }
 
