@@ -164,6 +164,28 @@ fi
 expect t2-text 0 'hz +cc1 +cc2 +runs +s1 +range +measured +error % +s2 +range +measured +error % +jain +range +measured +error pt' '' -- \
   "$netsim" run "$t2" "${short[@]}" --set seeds=2 -j 2
 
+# T4: the stable CSV columns, one row per cell and seed (48 runs: both labs).
+t4=$src/scenarios/t4-vmxnet3-lro.yaml
+expect t4-csv 0 '^lab,os,lro,mtu,streams,seed,gbps,server_cpu_pct,client_cpu_pct,measured_gbps,measured_server_cpu_pct,measured_client_cpu_pct,error_pct$' '' -- \
+  "$netsim" run "$t4" --profile "$src/scenarios/profiles/t4-home-p1-fit.profile.yaml" --format csv -j 2
+if [ "$(wc -l <"$work/out")" -eq 49 ] && grep -Eq '^home,freebsd,off,1500,1,1,[0-9.]+,[0-9.]+,[0-9.]+,2\.4,95,95,' "$work/out"; then
+  passes=$((passes + 1)); echo "ok   t4-csv-rows"
+else
+  failures=$((failures + 1)); echo "FAIL t4-csv-rows"; cat "$work/out"
+fi
+
+# T5: the stable CSV columns; with the newreno fit, cubic's throughput is
+# predicted within 10% of 731 Mbit/s and both stay at 97-99% sender CPU.
+t5=$src/scenarios/t5-cpu-bound-sender.yaml
+expect t5-csv 0 '^cc,seed,mbps,sender_cpu_pct,retransmits,max_cwnd_bytes,measured_mbps,measured_sender_cpu_pct,measured_retransmits,measured_max_cwnd_bytes,error_pct$' '' -- \
+  "$netsim" run "$t5" --profile "$src/scenarios/profiles/t5-newreno-fit.profile.yaml" --format csv -j 2
+if awk -F, 'NR > 1 && $1 == "cubic" { n++; if ($3 < 657.9 || $3 > 804.1) bad++ } NR > 1 { if ($4 < 97 || $4 > 99) bad++ }
+            END { exit !(n == 5 && bad == 0) }' "$work/out"; then
+  passes=$((passes + 1)); echo "ok   t5-predictions"
+else
+  failures=$((failures + 1)); echo "FAIL t5-predictions"; cat "$work/out"
+fi
+
 # iperf3 -R: the shipped example validates and runs; the client's report says
 # reverse mode; reverse on a non-iperf3 flow is named with file, line and field.
 rev=$src/scenarios/iperf3-reverse.yaml
