@@ -9,16 +9,17 @@ namespace netsim {
 
 namespace {
 
+// Every cost of HostCpuCosts (the fields that are times).
+constexpr SimTime HostCpuCosts::* kCostFields[] = {
+    &HostCpuCosts::tick,      &HostCpuCosts::interrupt,  &HostCpuCosts::rx_packet,    &HostCpuCosts::tcp_input,
+    &HostCpuCosts::tx_packet, &HostCpuCosts::tx_segment, &HostCpuCosts::copy_per_kib, &HostCpuCosts::rx_fragment,
+    &HostCpuCosts::rx_aggregate, &HostCpuCosts::ack_input};
+
 // The costs on a core `speed` times as fast (rounded to the picosecond).
 HostCpuCosts at_speed(HostCpuCosts c) {
   if (!(c.speed > 0)) throw std::invalid_argument("the CPU speed must be > 0");
   if (c.speed == 1.0) return c;
-  for (SimTime HostCpuCosts::*m : {&HostCpuCosts::tick, &HostCpuCosts::interrupt, &HostCpuCosts::rx_packet,
-                                    &HostCpuCosts::tcp_input, &HostCpuCosts::tx_packet, &HostCpuCosts::tx_segment,
-                                    &HostCpuCosts::copy_per_kib, &HostCpuCosts::rx_fragment, &HostCpuCosts::rx_aggregate,
-                                    &HostCpuCosts::ack_input}) {
-    c.*m = static_cast<SimTime>(std::llround(static_cast<double>(c.*m) / c.speed));
-  }
+  for (SimTime HostCpuCosts::*m : kCostFields) c.*m = static_cast<SimTime>(std::llround(static_cast<double>(c.*m) / c.speed));
   // A cycle takes 1/speed as long: as if the clock ran `speed` times faster.
   c.frequency_hz = static_cast<std::int64_t>(std::llround(static_cast<double>(c.frequency_hz) * c.speed));
   return c;
@@ -27,14 +28,12 @@ HostCpuCosts at_speed(HostCpuCosts c) {
 }  // namespace
 
 HostCpu::HostCpu(TickClock& clock, const HostCpuCosts& costs) : clock_(clock), costs_(at_speed(costs)) {
-  const SimTime all[] = {costs.tick,      costs.interrupt,  costs.rx_packet,   costs.tcp_input,
-                         costs.tx_packet, costs.tx_segment, costs.copy_per_kib, costs.rx_fragment,
-                         costs.rx_aggregate, costs.ack_input};
-  for (SimTime c : all) {
-    if (c < 0) throw std::invalid_argument("CPU costs must be >= 0");
+  for (SimTime HostCpuCosts::*m : kCostFields) {
+    if (costs.*m < 0) throw std::invalid_argument("CPU costs must be >= 0");
   }
-  if (costs.tick >= clock.tick_period()) {
-    throw std::invalid_argument("the hardclock cost (" + std::to_string(costs.tick) +
+  // The hardclock the core runs: at its speed.
+  if (costs_.tick >= clock.tick_period()) {
+    throw std::invalid_argument("the hardclock cost (" + std::to_string(costs_.tick) +
                                 " ps) is not shorter than the tick period (" + std::to_string(clock.tick_period()) +
                                 " ps at hz=" + std::to_string(clock.hz()) + "): the CPU would do nothing else");
   }

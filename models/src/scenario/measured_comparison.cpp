@@ -681,8 +681,10 @@ void write_comparison_csv(std::ostream& out, const results::RunSet& runs, const 
       const std::vector<std::string> keys = run_keys(r, m);
       for (const auto& k : keys) out << k << ",";
       out << r.seed();
+      std::optional<double> first;  // the first metric's value, for error_pct
       for (const MeasuredMetric& k : m.metrics) {
         const std::optional<double> v = r.error().empty() ? metric_value(r, k) : std::nullopt;
+        if (&k == &m.metrics.front()) first = v;
         out << "," << (v ? format_double_roundtrip(*v) : "");
       }
       const auto it = cells.find(keys);
@@ -691,7 +693,6 @@ void write_comparison_csv(std::ostream& out, const results::RunSet& runs, const 
         out << "," << (known ? format_double_roundtrip(it->second->values[i]) : "");
       }
       // error_pct: the first metric's error in this run (as the table's error column).
-      const std::optional<double> first = r.error().empty() ? metric_value(r, m.metrics.front()) : std::nullopt;
       out << ",";
       if (it != cells.end() && first) {
         out << format_double_roundtrip(measured_error(m.metrics.front(), *first, it->second->values.front()));
