@@ -761,7 +761,7 @@ TEST(ScenarioTcp, FlowsOfBothKindsKeepFileOrder) {
 
 TEST(ScenarioTcp, BadCcListsTheValidNames) {
   expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, cc: cubik }"), 9, 39, "traffic.f.cc",
-                    "expected one of newreno, cubic, cubic_d46046, reno, got 'cubik'; did you mean 'cubic'?");
+                    "expected one of newreno, cubic, cubic_d46046, reno, bic, got 'cubik'; did you mean 'cubic'?");
 }
 std::string with_linux_sender(const std::string& flow) {
   std::string yaml = with_flow(flow);

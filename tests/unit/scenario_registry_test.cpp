@@ -131,7 +131,7 @@ TEST(ScenarioRegistry, RegistriesAreSeparate) {
   const ScenarioError e = load_error(yaml, nullptr);
   EXPECT_EQ(e.loc.line, 11);
   EXPECT_EQ(e.field, "traffic.t.cc");
-  EXPECT_EQ(e.message, "expected one of newreno, cubic, cubic_d46046, reno, got 'counting'");
+  EXPECT_EQ(e.message, "expected one of newreno, cubic, cubic_d46046, reno, bic, got 'counting'");
   const ScenarioError other = load_error(yaml, std::make_shared<ScenarioRegistry>());
   EXPECT_EQ(other.field, "traffic.t.cc");
 }
@@ -142,7 +142,7 @@ TEST(ScenarioRegistry, UnknownNamesListTheRegistrysOwn) {
   EXPECT_EQ(e.loc.file, "ext.yaml");
   EXPECT_EQ(e.loc.line, 11);
   EXPECT_EQ(e.message,
-            "expected one of newreno, cubic, cubic_d46046, counting, reno, got 'countin'; did you mean 'counting'?");
+            "expected one of newreno, cubic, cubic_d46046, counting, reno, bic, got 'countin'; did you mean 'counting'?");
   e = load_error(scenario("newreno", "{ host: b, type: windows }"), r);
   EXPECT_EQ(e.loc.line, 9);
   EXPECT_EQ(e.field, "filters.drop.type");

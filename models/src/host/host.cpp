@@ -14,43 +14,56 @@ Host::Host(Simulation& sim, std::string name, NodeId id, std::string address, Ip
     : Node(sim, name, id, NodeKind::host),
       address_(std::move(address)),
       ip_version_(ip_version),
-      clock_(sim, hz, draw_host_phase(sim, name, hz)),
-      cpu_timer_(this, 0) {}
+      clock_(sim, hz, draw_host_phase(sim, name, hz)) {}
 
 Host::~Host() {
   // Packets still waiting for the CPU go back to the pool (it outlives components).
-  while (Packet* p = cpu_queue_.pop()) sim().packets().release(p);
-}
-
-void Host::set_cpu(const HostCpuCosts& costs) {
-  if (costs.any()) {
-    cpu_.emplace(clock_, costs);
-  } else {
-    cpu_.reset();
+  for (auto& c : cores_) {
+    while (Packet* p = c->queue.pop()) sim().packets().release(p);
   }
 }
 
-bool Host::waits_for_cpu(Packet* p, SimTime cost, CpuContext ctx, Direction d) {
-  const SimTime done = cpu_->run(cost, ctx);
+void Host::set_cpu(const HostCpuCosts& costs, const HostCpuLayout& layout) {
+  if (layout.cores < 1 || layout.cores > 64 || layout.irq_core < 0 || layout.irq_core >= layout.cores ||
+      layout.app_core < 0 || layout.app_core >= layout.cores) {
+    throw std::invalid_argument("host " + name() + ": cpu layout needs 1..64 cores and irq_core, app_core below cores");
+  }
+  for (auto& c : cores_) {
+    while (Packet* p = c->queue.pop()) sim().packets().release(p);
+  }
+  cores_.clear();
+  app_core_ = irq_core_ = 0;
+  if (!costs.any()) return;
+  for (int i = 0; i < layout.cores; ++i) {
+    cores_.push_back(std::make_unique<Core>(clock_, costs, this, static_cast<std::uint64_t>(i)));
+  }
+  app_core_ = layout.app_core;
+  irq_core_ = layout.irq_core;
+}
+
+bool Host::waits_for_cpu(Packet* p, int core, SimTime cost, CpuContext ctx, Direction d) {
+  Core& c = *cores_[static_cast<std::size_t>(core)];
+  const SimTime done = c.cpu.run(cost, ctx);
   // Behind packets still waiting, even when its own work is done now: order is kept.
-  if (done <= sim().now() && cpu_queue_.empty()) return false;
+  if (done <= sim().now() && c.queue.empty()) return false;
   p->hop_time = done;
   p->hop_scratch = d;
   if (d == kOut) ++tx_backlog_;
-  const bool was_empty = cpu_queue_.empty();
-  cpu_queue_.push(p);
-  if (was_empty) sim().arm_at(cpu_timer_, done);
+  const bool was_empty = c.queue.empty();
+  c.queue.push(p);
+  if (was_empty) sim().arm_at(c.timer, done);
   return true;
 }
 
-// The CPU finished the work of the packets at the head of the queue.
-void Host::handle_event(std::uint64_t) {
-  while (Packet* p = cpu_queue_.front()) {
+// A core finished the work of the packets at the head of its queue.
+void Host::handle_event(std::uint64_t tag) {
+  Core& c = *cores_[static_cast<std::size_t>(tag)];
+  while (Packet* p = c.queue.front()) {
     if (p->hop_time > sim().now()) {
-      sim().arm_at(cpu_timer_, p->hop_time);
+      sim().arm_at(c.timer, p->hop_time);
       return;
     }
-    cpu_queue_.pop();
+    c.queue.pop();
     if (p->hop_scratch == kOut) {
       --tx_backlog_;
       transmit(p);
@@ -79,18 +92,20 @@ void Host::send(Packet* p, bool first_of_output) {
   SimTime hook_cost = 0;
   if (!pfil_.empty() && first_of_output) [[unlikely]] {
     for (PfilHook* h : pfil_) {
-      if (cpu_) hook_cost += h->cost(*p, PfilDir::out);
+      if (!cores_.empty()) hook_cost += h->cost(*p, PfilDir::out);
       h->run(*p, PfilDir::out);
     }
   }
-  if (cpu_) {
+  if (!cores_.empty()) {
     if (tx_backlog_limit_ > 0 && tx_backlog_ >= tx_backlog_limit_) {
       ++counters_.tx_backlog_drops;
       sim().packets().release(p);
       return;
     }
-    const HostCpuCosts& c = cpu_->costs();
-    if (waits_for_cpu(p, (first_of_output ? c.tx_packet : 0) + c.tx_segment + hook_cost, CpuContext::system, kOut)) {
+    const bool softirq = exec_context_ == ExecContext::softirq;
+    const HostCpuCosts& c = cores_.front()->cpu.costs();
+    if (waits_for_cpu(p, softirq ? irq_core_ : app_core_, (first_of_output ? c.tx_packet : 0) + c.tx_segment + hook_cost,
+                      softirq ? CpuContext::interrupt : CpuContext::system, kOut)) {
       return;
     }
   }
@@ -139,16 +154,16 @@ void Host::receive(Packet* p, int) {
     return;
   }
   tap(TapPoint::accepted, *p);
-  if (cpu_) {
+  if (!cores_.empty()) {
     SimTime hook_cost = 0;
     if (!pfil_.empty()) [[unlikely]] {
       for (PfilHook* h : pfil_) hook_cost += h->cost(*p, PfilDir::in);
     }
-    const HostCpuCosts& c = cpu_->costs();
+    const HostCpuCosts& c = cores_.front()->cpu.costs();
     SimTime cost = c.tcp_input + hook_cost;
     if (p->segments > 1) cost += c.rx_aggregate;
-    if (p->protocol == IpProtocol::tcp && p->payload_bytes == 0) cost += c.ack_input;
-    if (waits_for_cpu(p, cost, CpuContext::interrupt, kIn)) return;
+    if (p->protocol == IpProtocol::tcp && p->payload_bytes == 0 && !sockets_charge_ack_input_) cost += c.ack_input;
+    if (waits_for_cpu(p, irq_core_, cost, CpuContext::interrupt, kIn)) return;
   }
   deliver(p);
 }

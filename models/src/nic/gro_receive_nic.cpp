@@ -172,7 +172,7 @@ void GroReceiveNic::poll() {
   state_ = State::polling;
   ++counters_.polls;
   taken_this_poll_ = 0;
-  if (HostCpu* cpu = host_.cpu(); cpu != nullptr && interrupted && step_waits_for_cpu(*cpu, cpu->costs().interrupt)) {
+  if (HostCpu* cpu = host_.irq_cpu(); cpu != nullptr && interrupted && step_waits_for_cpu(*cpu, cpu->costs().interrupt)) {
     return;
   }
   poll_step();
@@ -196,7 +196,7 @@ void GroReceiveNic::poll_step() {
     } else {
       deliver_normal(p);
     }
-    if (HostCpu* cpu = host_.cpu()) {
+    if (HostCpu* cpu = host_.irq_cpu()) {
       // With a CPU model the poll's time is CPU time, shared with the host's
       // other work (transmits, TCP input).
       const HostCpuCosts& c = cpu->costs();

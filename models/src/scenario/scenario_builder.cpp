@@ -17,6 +17,7 @@
 #include "netsim/tcp/freebsd/freebsd_tcp_receiver.h"
 #include "netsim/tcp/freebsd_tcp_listener.h"
 #include "netsim/tcp/linux/linux_tcp_sender.h"
+#include "netsim/tcp/linux26/linux26_tcp_sender.h"
 #include "netsim/scenario/scenario_loader.h"
 #include "netsim/scenario/scenario_registry.h"
 #include "netsim/sim/rng.h"
@@ -27,6 +28,23 @@
 
 namespace netsim {
 namespace {
+
+// The Linux 2.6 sender of a host with a `kernel:` (netsim/tcp/linux26): the
+// flow's congestion control (BIC unless the flow names Reno), TSO, SACK and
+// the send buffer the modern sender would have had.
+tcp::lnx26::Linux26Config linux26_config(const HostSpec& h, const TcpFlowSpec& fl, const tcp::lnx::LinuxTcpConfig& lc) {
+  tcp::lnx26::Linux26Config c;
+  tcp::lnx26::parse_kernel_version(h.kernel, c.version);
+  c.cc = fl.cc;
+  c.sack = fl.sack;
+  c.tso = fl.tso;
+  c.sndbuf = lc.wmem_max;
+  c.tso_win_divisor = h.tso_win_divisor;
+  c.tso_defer_bound = h.tso_defer_bound;
+  c.tso_cwnd_limited = h.tso_cwnd_limited;
+  c.write_len = static_cast<std::uint32_t>(std::min<std::uint64_t>(fl.length, 1u << 30));
+  return c;
+}
 
 // tc_adjprecision (sys/kern/kern_tc.c): the shift that turns an interval into
 // the precision a callout may use, from kern.timecounter.alloweddeviation in
@@ -366,7 +384,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
 
   for (const auto& h : spec.hosts) {
     Host& host = sim.add<Host>(h.name, idx.ids.at(h.name), h.address, h.ip_version, h.hz);
-    host.set_cpu(h.cpu);
+    host.set_cpu(h.cpu, h.cpu_layout);
     host.set_tx_backlog_limit(h.tx_backlog);
     if (h.vm_host_alloweddeviation && *h.vm_host_alloweddeviation > 0) {
       host.clock().set_late_shift(timecounter_precision_shift(*h.vm_host_alloweddeviation));
@@ -642,7 +660,12 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     lc.tso = fl.tso;
     const SimTime start = flow_start(sim, fl);
     // iperf's -P data connections: the first carries the flow's name.
+    const HostSpec& from_spec = spec.hosts[idx.ids.at(fl.from)];
     auto add_sender = [&](const std::string& name) -> tcp::TcpSendSocket& {
+      if (linux_sender && !from_spec.kernel.empty()) {
+        return sim.add<tcp::lnx26::Linux26TcpSender>(name, *from, to->id(), fl.dst_port,
+                                                     linux26_config(from_spec, fl, lc));
+      }
       if (linux_sender) return sim.add<tcp::lnx::LinuxTcpSender>(name, *from, to->id(), fl.dst_port, lc);
       return sim.add<tcp::FreeBsdTcpSender>(name, *from, to->id(), fl.dst_port, sc);
     };

@@ -643,6 +643,14 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
     const HostCpu* cpu = static_cast<Host*>(n)->cpu();
     if (cpu != nullptr) cpu_logs[n->name()] = &sim.add<CpuUsageLog>("cpu-log/" + n->name(), *cpu, kPicosPerMilli,
                                                                      spec.duration);
+    // A host with several cores: its other cores too, as "HOST/cpuN" (the
+    // host's own row is the application's core).
+    const auto* host = static_cast<Host*>(n);
+    for (int i = 0; cpu != nullptr && host->core_count() > 1 && i < host->core_count(); ++i) {
+      if (host->core(i) == cpu) continue;
+      const std::string name = n->name() + "/cpu" + std::to_string(i);
+      cpu_logs[name] = &sim.add<CpuUsageLog>("cpu-log/" + name, *host->core(i), kPicosPerMilli, spec.duration);
+    }
   }
   std::vector<SimTime> busy_at_end;
   std::vector<SimTime> vswitch_cpu_at_end;  // the hypervisor's CPU time used by `duration`
@@ -705,6 +713,19 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
     s->set_interrupt_pct(cpu_percent(used[CpuContext::interrupt], spec.duration));
     s->set_work_items(static_cast<Host*>(n)->cpu()->items());
     s->set_tx_backlog_drops(static_cast<Host*>(n)->counters().tx_backlog_drops);
+    const auto* host = static_cast<Host*>(n);
+    for (int i = 0; host->core_count() > 1 && i < host->core_count(); ++i) {
+      const auto core = cpu_logs.find(n->name() + "/cpu" + std::to_string(i));
+      if (core == cpu_logs.end()) continue;
+      const CpuTimes u = core->second->used_between(0, spec.duration);
+      auto* c = out.add_cpus();
+      c->set_host(core->first);
+      c->set_utilization_pct(cpu_percent(u.total(), spec.duration));
+      c->set_user_pct(cpu_percent(u[CpuContext::user], spec.duration));
+      c->set_system_pct(cpu_percent(u[CpuContext::system], spec.duration));
+      c->set_interrupt_pct(cpu_percent(u[CpuContext::interrupt], spec.duration));
+      c->set_work_items(host->core(i)->items());
+    }
   }
   for (const BuiltSiftr& s : b.siftrs) add_siftr(out, s);
   for (Node* n : b.nodes) {

@@ -18,10 +18,14 @@ inline constexpr std::array<std::string_view, 21> kTopKeys{
 inline constexpr std::array<std::string_view, 7> kTopScalarKeys{"name",     "description", "seed",       "seeds",
                                                                 "duration", "interval",    "max_packets"};
 
-inline constexpr std::array<std::string_view, 13> kHostKeys{"address",   "nic",       "hz",     "clock_ppm",
+inline constexpr std::array<std::string_view, 17> kHostKeys{"address",   "nic",       "hz",     "clock_ppm",
                                                             "tx_buffer", "tx_buffer_packets", "cpu", "profile",
                                                             "vm_host_alloweddeviation", "netem", "os", "siftr",
-                                                            "tx_backlog"};
+                                                            "tx_backlog", "kernel", "tso_win_divisor",
+                                                            "tso_defer_bound", "tso_cwnd_limited"};
+// host.kernel: the Linux kernel a host's TCP sender behaves as (the 2.6
+// sender, netsim/tcp/linux26); absent: the modern Linux sender.
+inline constexpr std::array<std::string_view, 3> kLinuxKernels{"2.6.12", "2.6.13", "2.6.14"};
 inline constexpr std::array<std::string_view, 12> kSiftrKeys{"version", "port_filter", "ppl",       "flowid",
                                                              "inet6",   "queue_limit", "sysver",    "enable_at",
                                                              "disable_at", "wall_clock", "log",     "costs"};
@@ -32,10 +36,12 @@ inline constexpr std::array<std::string_view, 9> kSiftrCostKeys{"hook",  "hook_r
                                                                 "conversion", "log_byte",          "wakeup"};
 inline constexpr std::array<std::string_view, 2> kHostOsNames{"freebsd", "linux"};
 inline constexpr std::array<std::string_view, 2> kNetemKeys{"delay", "limit"};
-// The costs first (in HostCpuCosts' order), then the core's clock and speed.
-inline constexpr std::array<std::string_view, 12> kCpuKeys{
+// The costs first (in HostCpuCosts' order), then the core's clock and speed,
+// then the layout (HostCpuLayout: cores, irq_core, app_core).
+inline constexpr std::array<std::string_view, 15> kCpuKeys{
     "tick",        "interrupt",    "rx_packet", "tcp_input", "tx_packet", "tx_segment", "copy_per_kib",
-    "rx_fragment", "rx_aggregate", "ack_input", "frequency", "speed"};
+    "rx_fragment", "rx_aggregate", "ack_input", "frequency", "speed",      "cores",     "irq_core",
+    "app_core"};
 inline constexpr std::array<std::string_view, 27> kNicKeys{
     "gro",         "merge_acks", "irq_delay",       "irq_jitter", "irq_jitter_shape", "irq_min_interval", "idle_wake_delay",
     "idle_wake_jitter", "idle_after", "budget", "per_packet_cost", "ring_size",  "filter_position",

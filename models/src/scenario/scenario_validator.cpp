@@ -84,6 +84,7 @@ class Validator {
     for (const std::string_view n : kLinuxCcNames) {
       if (!registry_.cc.contains(n)) cc_names_.emplace_back(n);
     }
+    if (!registry_.cc.contains("bic")) cc_names_.emplace_back("bic");  // the Linux 2.6 sender's (host.kernel)
     filter_types_.assign(kFilterTypes.begin(), kFilterTypes.end());
     for (const std::string& t : registry_.filters.types()) filter_types_.push_back(t);
   }
@@ -158,6 +159,9 @@ class Validator {
   std::vector<std::function<void()>> deferred_;   // pass 2, in file order
   int flow_order_ = 0;                            // flows of all types, in file order
   std::optional<Field> cpu_tick_;                 // the host being parsed's cpu.tick (file, profile or --set)
+  std::optional<Field> kernel_field_;             // the host's kernel (or a 2.6 sender knob)
+  std::optional<Field> cpu_irq_core_;             // ... its cpu.irq_core and cpu.app_core
+  std::optional<Field> cpu_app_core_;
   std::optional<Field> siftr_field_;              // the host being parsed's siftr block
 };
 
@@ -250,6 +254,9 @@ void Validator::parse_host(const std::string& name, const Field& f) {
   h.name = name;
   h.loc = r_.loc(f.key);
   cpu_tick_.reset();
+  cpu_irq_core_.reset();
+  kernel_field_.reset();
+  cpu_app_core_.reset();
   siftr_field_.reset();
   const auto seen = r_.visit_fields(f, kHostKeys, [&](const std::string& key, const Field& v) {
     if (key == "address") {
@@ -263,6 +270,18 @@ void Validator::parse_host(const std::string& name, const Field& f) {
     } else if (key == "os") {
       h.os = r_.choice(v, kHostOsNames);
       h.os_set = true;
+    } else if (key == "kernel") {
+      h.kernel = r_.choice(v, kLinuxKernels);
+      kernel_field_.emplace(v);
+    } else if (key == "tso_win_divisor") {
+      h.tso_win_divisor = static_cast<int>(r_.integer(v, 0, 64));
+      kernel_field_.emplace(v);
+    } else if (key == "tso_defer_bound") {
+      h.tso_defer_bound = r_.boolean(v);
+      kernel_field_.emplace(v);
+    } else if (key == "tso_cwnd_limited") {
+      h.tso_cwnd_limited = r_.boolean(v);
+      kernel_field_.emplace(v);
     } else if (key == "vm_host_alloweddeviation") {
       h.vm_host_alloweddeviation = static_cast<int>(r_.integer(v, 0, 100));
     } else if (key == "netem") {
@@ -287,12 +306,23 @@ void Validator::parse_host(const std::string& name, const Field& f) {
       parse_siftr(v, h);
     }
   });
+  if (kernel_field_ && (h.os != "linux" || h.kernel.empty())) {
+    r_.fail(*kernel_field_, "kernel, tso_win_divisor, tso_defer_bound and tso_cwnd_limited are the Linux 2.6 sender's: "
+                            "host '" + h.name + "' needs os: linux and a kernel (2.6.12, 2.6.13 or 2.6.14)");
+  }
   if (h.siftr && h.os != "freebsd") {
     r_.fail(*siftr_field_, "SIFTR is a FreeBSD kernel module: host '" + h.name + "' has os: " + h.os);
   }
   if (h.siftr && h.cpu.any() && h.cpu.frequency_hz == 0) {
     r_.fail(*siftr_field_, "SIFTR's costs are CPU cycles: give host '" + h.name +
                                "' a cpu.frequency (such as 3GHz) to turn them into time");
+  }
+  for (const auto& [field, core] : {std::pair{&cpu_irq_core_, h.cpu_layout.irq_core},
+                                    std::pair{&cpu_app_core_, h.cpu_layout.app_core}}) {
+    if (*field && core >= h.cpu_layout.cores) {
+      r_.fail(**field, "core " + std::to_string(core) + " does not exist: host '" + h.name + "' has cpu.cores " +
+                           std::to_string(h.cpu_layout.cores) + " (cores count from 0)");
+    }
   }
   if (h.cpu.tick > 0 && h.cpu.tick >= kPicosPerSecond / h.hz) {
     r_.fail(*cpu_tick_, "a hardclock cost of " + format_duration(h.cpu.tick) +
@@ -555,8 +585,8 @@ void Validator::parse_siftr(const Field& f, HostSpec& h) {
 }
 
 void Validator::parse_cpu(const Field& f, HostSpec& h) {
-  // kCpuKeys in the same order: each key but the last two (frequency, speed) sets one cost.
-  static constexpr std::array<SimTime HostCpuCosts::*, kCpuKeys.size() - 2> kCosts{
+  // kCpuKeys in the same order: each key but the last five (frequency, speed, the layout) sets one cost.
+  static constexpr std::array<SimTime HostCpuCosts::*, kCpuKeys.size() - 5> kCosts{
       &HostCpuCosts::tick,      &HostCpuCosts::interrupt,  &HostCpuCosts::rx_packet,   &HostCpuCosts::tcp_input,
       &HostCpuCosts::tx_packet, &HostCpuCosts::tx_segment, &HostCpuCosts::copy_per_kib, &HostCpuCosts::rx_fragment,
       &HostCpuCosts::rx_aggregate, &HostCpuCosts::ack_input};
@@ -567,6 +597,16 @@ void Validator::parse_cpu(const Field& f, HostSpec& h) {
     }
     if (key == "speed") {
       h.cpu.speed = r_.real(v, 0.01, 100);
+      return;
+    }
+    if (key == "cores") {
+      h.cpu_layout.cores = static_cast<int>(r_.integer(v, 1, 64));
+      return;
+    }
+    if (key == "irq_core" || key == "app_core") {
+      const int core = static_cast<int>(r_.integer(v, 0, 63));
+      (key == "irq_core" ? h.cpu_layout.irq_core : h.cpu_layout.app_core) = core;
+      (key == "irq_core" ? cpu_irq_core_ : cpu_app_core_).emplace(v);
       return;
     }
     const auto i = static_cast<std::size_t>(std::find(kCpuKeys.begin(), kCpuKeys.end(), key) - kCpuKeys.begin());
@@ -1060,10 +1100,14 @@ void Validator::parse_tcp_flow(const std::string& name, const Field& f) {
     const auto host = nodes_.find(flow.from);
     if (host == nodes_.end() || host->second.kind != NodeKind::host) return;
     const std::string& os = spec_.hosts[host->second.index].os;
-    if (os == "linux" && !cc_at) flow.cc = "cubic";
+    // A 2.6 kernel (host.kernel) has BIC (its default) and Reno.
+    const bool linux26 = os == "linux" && !spec_.hosts[host->second.index].kernel.empty();
+    if (os == "linux" && !cc_at) flow.cc = linux26 ? "bic" : "cubic";
     // A FreeBSD sender has the registry's modules (netsim's own and the user's).
-    const std::vector<std::string> has = os == "linux" ? std::vector<std::string>(kLinuxCcNames.begin(), kLinuxCcNames.end())
-                                                       : registry_.cc.names();
+    const std::vector<std::string> has =
+        linux26         ? std::vector<std::string>{"bic", "reno"}
+        : os == "linux" ? std::vector<std::string>(kLinuxCcNames.begin(), kLinuxCcNames.end())
+                        : registry_.cc.names();
     if (std::find(has.begin(), has.end(), flow.cc) == has.end() && cc_at) {
       r_.fail(*cc_at, "cc '" + flow.cc + "' is not a congestion control of the sender '" + flow.from + "' (os: " + os +
                           "); it has " + join_words(has));

@@ -66,11 +66,48 @@ class Host final : public Node, public EventHandler {
   void receive(Packet* p, int port) override;
   void handle_event(std::uint64_t tag) override;
 
-  // Gives the host a CPU with these costs (before traffic starts). Without
-  // one, or with all costs zero, nothing takes CPU time.
-  void set_cpu(const HostCpuCosts& costs);
-  HostCpu* cpu() { return cpu_ ? &*cpu_ : nullptr; }
-  const HostCpu* cpu() const { return cpu_ ? &*cpu_ : nullptr; }
+  // Gives the host a CPU with these costs (before traffic starts), on
+  // `layout.cores` cores with the same costs. Without one, or with all costs
+  // zero, nothing takes CPU time. Throws std::invalid_argument for a layout
+  // whose cores are out of range.
+  void set_cpu(const HostCpuCosts& costs, const HostCpuLayout& layout = {});
+  // The core the application runs on (its system calls are charged there).
+  HostCpu* cpu() { return cores_.empty() ? nullptr : &cores_[app_core_]->cpu; }
+  const HostCpu* cpu() const { return cores_.empty() ? nullptr : &cores_[app_core_]->cpu; }
+  // The core that takes the NIC's interrupts and runs packet input.
+  HostCpu* irq_cpu() { return cores_.empty() ? nullptr : &cores_[irq_core_]->cpu; }
+  const HostCpu* irq_cpu() const { return cores_.empty() ? nullptr : &cores_[irq_core_]->cpu; }
+  int core_count() const { return static_cast<int>(cores_.size()); }
+  const HostCpu* core(int i) const { return &cores_.at(static_cast<std::size_t>(i))->cpu; }
+
+  // The kernel context the caller is in, which decides where a sent
+  // packet's transmit work runs and how it is accounted: `process` (a system
+  // call of the application, or the socket backlog it processes on
+  // release_sock) on the application's core as system time; `softirq`
+  // (packet input and what it transmits) on the interrupt core as interrupt
+  // time. Endpoints that model the split set it around their work with a
+  // ContextScope; the default is process.
+  enum class ExecContext : std::uint8_t { process, softirq };
+  class ContextScope {
+   public:
+    ContextScope(Host& h, ExecContext c) : host_(h), saved_(h.exec_context_) { h.exec_context_ = c; }
+    ~ContextScope() { host_.exec_context_ = saved_; }
+    ContextScope(const ContextScope&) = delete;
+    ContextScope& operator=(const ContextScope&) = delete;
+
+   private:
+    Host& host_;
+    ExecContext saved_;
+  };
+  ExecContext exec_context() const { return exec_context_; }
+  // The TCP endpoints charge a pure ACK's TCP work (cpu ack_input)
+  // themselves, in the context their kernel runs it in (the Linux 2.6
+  // sender: softirq, or the process's release_sock when the socket was
+  // owned); packet input then charges only interrupt, rx_packet and
+  // tcp_input. Off (the default): input charges ack_input too.
+  void set_sockets_charge_ack_input(bool on) { sockets_charge_ack_input_ = on; }
+  // The core that work in the current context runs on.
+  HostCpu* context_cpu() { return exec_context_ == ExecContext::softirq ? irq_cpu() : cpu(); }
   // Where a CPU-bound host's sent packets wait for their transmit work.
   // 0 (the default): nowhere; the stack hands a packet to the driver only
   // when the CPU is free, so unsent data waits in the socket buffer. N > 0:
@@ -82,7 +119,7 @@ class Host final : public Node, public EventHandler {
   void set_tx_backlog_limit(std::uint32_t packets) { tx_backlog_limit_ = packets; }
   std::uint32_t tx_backlog_limit() const { return tx_backlog_limit_; }
   // Whether the stack waits for the CPU before handing on each packet.
-  bool output_waits_for_cpu() const { return cpu_ && tx_backlog_limit_ == 0; }
+  bool output_waits_for_cpu() const { return !cores_.empty() && tx_backlog_limit_ == 0; }
 
   // The host's interface is a TSO-capable paravirtual vNIC (VMXNET3 on an
   // ESXi vSwitch): the TCP senders hand a TSO burst to it as one Packet
@@ -132,10 +169,18 @@ class Host final : public Node, public EventHandler {
   void tap(TapPoint point, const Packet& p) const { taps_[static_cast<int>(point)].pass(p, sim().now()); }
   void transmit(Packet* p);
   void deliver(Packet* p);
-  // Charges `cost` to the CPU for `p`. True if `p` now waits for the CPU
-  // (in cpu_queue_ until its work ends, hop_time; handle_event moves it on),
-  // false if it can move on now.
-  bool waits_for_cpu(Packet* p, SimTime cost, CpuContext ctx, Direction d);
+  // One core: its CPU and the packets whose work on it has not ended, in order.
+  struct Core {
+    Core(TickClock& clock, const HostCpuCosts& costs, EventHandler* h, std::uint64_t tag)
+        : cpu(clock, costs), timer(h, tag) {}
+    HostCpu cpu;
+    PacketQueue queue;
+    Timer timer;
+  };
+  // Charges `cost` to core `core` for `p`. True if `p` now waits for the CPU
+  // (in that core's queue until its work ends, hop_time; handle_event moves
+  // it on), false if it can move on now.
+  bool waits_for_cpu(Packet* p, int core, SimTime cost, CpuContext ctx, Direction d);
 
   std::string address_;
   IpVersion ip_version_;
@@ -147,11 +192,13 @@ class Host final : public Node, public EventHandler {
   std::vector<PfilHook*> pfil_;
   std::uint16_t next_ephemeral_ = 49152;
   HostCounters counters_;
-  std::optional<HostCpu> cpu_;
-  PacketQueue cpu_queue_;  // packets whose CPU work has not ended, in order
+  std::vector<std::unique_ptr<Core>> cores_;
+  int app_core_ = 0;
+  int irq_core_ = 0;
+  ExecContext exec_context_ = ExecContext::process;
+  bool sockets_charge_ack_input_ = false;
   std::uint32_t tx_backlog_limit_ = 0;
-  std::uint32_t tx_backlog_ = 0;  // sent packets in cpu_queue_
-  Timer cpu_timer_;
+  std::uint32_t tx_backlog_ = 0;  // sent packets waiting in the cores' queues
   std::unique_ptr<NetemDelay> netem_;
   bool tso_frames_ = false;
 };

@@ -82,6 +82,17 @@ inline double cpu_percent(SimTime used, SimTime span) {
   return span > 0 ? 100.0 * static_cast<double>(used) / static_cast<double>(span) : 0.0;
 }
 
+// How many cores a host has and where its kernel work runs: packet input
+// (interrupts and softirq, what NAPI does) on `irq_core`, the application
+// and the system calls it makes on `app_core`. One core (the default) is
+// the model every table before T3 uses. A dual-CPU Linux 2.6 box of 2005
+// with its NIC's interrupt bound to CPU 0 is {2, 0, 1}.
+struct HostCpuLayout {
+  int cores = 1;
+  int irq_core = 0;
+  int app_core = 0;
+};
+
 class HostCpu {
  public:
   // Throws std::invalid_argument if a cost is negative or the tick cost is

@@ -116,6 +116,13 @@ struct HostSpec {
     static const std::string kLinux = "linux";
     return os_set ? os : kLinux;
   }
+  // os: linux hosts: the kernel their TCP sender behaves as ("2.6.12",
+  // "2.6.13", "2.6.14": tcp::lnx26::Linux26TcpSender; empty: the modern
+  // sender), with that sender's knobs (-1 / false: the version's own).
+  std::string kernel;
+  int tso_win_divisor = -1;
+  bool tso_defer_bound = false;
+  bool tso_cwnd_limited = false;
   std::optional<NicSpec> nic;  // receive NIC; nullopt = packets go straight to the host
   double clock_ppm = 0;        // transmit clock tolerance: offset drawn per run in [-ppm, +ppm]
   // For a VM: the host's kern.timecounter.alloweddeviation (percent), which
@@ -134,6 +141,7 @@ struct HostSpec {
   std::uint32_t tx_backlog = 0;
   // CPU time per event (netsim/host/host_cpu.h); unset or all zero: no CPU model.
   HostCpuCosts cpu;
+  HostCpuLayout cpu_layout;  // cpu.cores, cpu.irq_core, cpu.app_core
   std::optional<SiftrSpec> siftr;  // `siftr:` with a version other than off
 };
 
