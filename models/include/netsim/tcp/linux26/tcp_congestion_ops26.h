@@ -22,8 +22,9 @@
 namespace netsim::tcp::lnx26 {
 
 // enum tcp_ca_event (2.6.13)
+// (2.6.13's include/net/tcp.h lists CA_EVENT_LOSS between FRTO and FAST_ACK.)
 enum class TcpCaEvent : std::uint8_t { CA_EVENT_TX_START, CA_EVENT_CWND_RESTART, CA_EVENT_COMPLETE_CWR,
-                                       CA_EVENT_FRTO, CA_EVENT_FAST_ACK, CA_EVENT_SLOW_ACK };
+                                       CA_EVENT_FRTO, CA_EVENT_LOSS, CA_EVENT_FAST_ACK, CA_EVENT_SLOW_ACK };
 
 class Tcp26CongestionOps {
  public:
@@ -42,6 +43,10 @@ class Tcp26CongestionOps {
   virtual void cwnd_event(Tcp26Sock&, TcpCaEvent) {}
   // The cwnd to restore on undo (tcp_undo_cwnd's module hook; 2.6.12: max(cwnd, ssthresh << 1)).
   virtual std::uint32_t undo_cwnd(Tcp26Sock& tp) = 0;
+  // 2.6.13's pkts_acked hook: packets newly acknowledged by this ACK
+  // (tcp_clean_rtx_queue's count), called before cong_avoid. BIC keeps its
+  // delayed-ACK ratio here; 2.6.12 has no such hook.
+  virtual void pkts_acked(Tcp26Sock&, std::uint32_t /*num_acked*/) {}
 };
 
 // "bic" (the default of every version) or "reno"; the version picks 2.6.12's

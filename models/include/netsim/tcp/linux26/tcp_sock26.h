@@ -56,6 +56,13 @@ struct Tcp26Sock {
   std::uint32_t rto = 0;         // jiffies
 
   std::uint8_t ca_state = TCP_CA_Open;
+
+  // struct tcp_options_received rx_opt: the fields of the ACK being
+  // processed that 2.6.13/14 BIC's low-utilization detector reads.
+  struct RxOpt {
+    std::uint8_t saw_tstamp = 0;   // the ACK carried a timestamp option
+    std::uint32_t rcv_tsecr = 0;   // its echo reply, jiffies
+  } rx_opt;
 };
 
 // tcp_packets_in_flight: packets_out - left_out + retrans_out.
