@@ -41,7 +41,8 @@ class Tcp26CongestionOps {
                           int good) = 0;
   virtual void set_state(Tcp26Sock&, std::uint8_t /*new_state*/) {}
   virtual void cwnd_event(Tcp26Sock&, TcpCaEvent) {}
-  // The cwnd to restore on undo (tcp_undo_cwnd's module hook; 2.6.12: max(cwnd, ssthresh << 1)).
+  // The cwnd to restore on undo (tcp_undo_cwr: the module hook, else max(cwnd, ssthresh << 1);
+  // 2.6.12: max(cwnd, last_max_cwnd) under BIC, max(cwnd, ssthresh << 1) for Reno).
   virtual std::uint32_t undo_cwnd(Tcp26Sock& tp) = 0;
   // 2.6.13's pkts_acked hook: packets newly acknowledged by this ACK
   // (tcp_clean_rtx_queue's count), called before cong_avoid. BIC keeps its
