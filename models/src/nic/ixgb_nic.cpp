@@ -22,10 +22,9 @@ IxgbNic::IxgbNic(Simulation& sim, std::string name, Host& host, int host_port, G
       bus_(config.bus),
       tx_port_(*this),
       tx_free_(config.tx_descriptors),
-      tx_dma_timer_(this, kTxDma),
+      bus_timer_(this, kBus),
       tx_irq_timer_(this, kTxIrq),
-      tx_clean_timer_(this, kTxClean),
-      rx_dma_timer_(this, kRxDma) {
+      tx_clean_timer_(this, kTxClean) {
   if (config_.tx_page_bytes == 0) throw std::invalid_argument("ixgb NIC " + this->name() + ": tx_page_bytes must be >= 1");
   if (config_.rx_descriptors == 0) throw std::invalid_argument("ixgb NIC " + this->name() + ": rx_descriptors must be >= 1");
   if (config_.tx_int_delay < 0) throw std::invalid_argument("ixgb NIC " + this->name() + ": tx_int_delay must be >= 0");
@@ -41,7 +40,9 @@ IxgbNic::~IxgbNic() {
   for (PacketQueue* q : {&qdisc_, &tx_ring_, &rx_dma_}) {
     while (Packet* p = q->pop()) sim().packets().release(p);
   }
-  if (cur_ != nullptr) sim().packets().release(cur_);
+  for (Packet* p : {cur_, rx_cur_}) {
+    if (p != nullptr) sim().packets().release(p);
+  }
 }
 
 void IxgbNic::attach(Channel& from_wire) {
@@ -74,28 +75,47 @@ void IxgbNic::to_ring(Packet* p) {
   p->hop_scratch = static_cast<std::int32_t>(d);
   if (p->segments > 1 && p->seg_payload > 0) ++counters_.tx_tso_frames;
   tx_ring_.push(p);
-  if (cur_ == nullptr) start_dma();
+  if (cur_ == nullptr) next_frame();
+  kick();
 }
 
-// Fetches the next wire segment of the frame at the head: the first carries
-// the Ethernet, IP and TCP headers, later ones only their payload (the NIC
-// keeps the header from the context and rewrites it per segment).
-void IxgbNic::start_dma() {
-  if (cur_ == nullptr) {
-    cur_ = tx_ring_.pop();
-    if (cur_ == nullptr) return;
-    off_ = 0;
-  }
-  const bool tso = cur_->segments > 1 && cur_->seg_payload > 0;
+void IxgbNic::next_frame() {
+  cur_ = tx_ring_.pop();
+  off_ = 0;
+  tx_ready_ = cur_ != nullptr;
+}
+
+// The next wire segment of cur_: the first carries the Ethernet, IP and TCP
+// headers, later ones only their payload (the NIC keeps the header from the
+// context and rewrites it per segment).
+std::uint64_t IxgbNic::segment_bytes() const {
   const std::uint32_t total = cur_->payload_bytes;
+  if (!(cur_->segments > 1 && cur_->seg_payload > 0)) return cur_->ip_bytes() + kEthernetHeader;
+  const std::uint32_t len = std::min<std::uint32_t>(cur_->seg_payload, total - off_);
+  return off_ == 0 ? cur_->ip_bytes() - total + len + kEthernetHeader : len;
+}
+
+// The bus takes one request at a time: the next transmit read or the oldest
+// received frame, alternating while both wait.
+void IxgbNic::kick() {
+  if (bus_busy_) return;
+  const bool rx = !rx_dma_.empty();
+  if (!tx_ready_ && !rx) return;
+  const DmaDirection d = tx_ready_ && rx ? (last_dir_ == DmaDirection::read ? DmaDirection::write : DmaDirection::read)
+                         : tx_ready_     ? DmaDirection::read
+                                         : DmaDirection::write;
   std::uint64_t bytes = 0;
-  if (!tso) {
-    bytes = cur_->ip_bytes() + kEthernetHeader;
+  if (d == DmaDirection::read) {
+    tx_ready_ = false;
+    bytes = segment_bytes();
   } else {
-    const std::uint32_t len = std::min<std::uint32_t>(cur_->seg_payload, total - off_);
-    bytes = off_ == 0 ? cur_->ip_bytes() - total + len + kEthernetHeader : len;
+    rx_cur_ = rx_dma_.pop();
+    bytes = rx_cur_->ip_bytes() + kEthernetHeader;  // the CRC stripped (SECRC)
   }
-  sim().arm_at(tx_dma_timer_, bus_.transfer(sim().now(), bytes, DmaDirection::read));
+  bus_busy_ = true;
+  bus_dir_ = d;
+  last_dir_ = d;
+  sim().arm_at(bus_timer_, bus_.transfer(sim().now(), bytes, d));
 }
 
 // The segment's bytes are in the NIC: it goes to the wire (the channel
@@ -125,7 +145,7 @@ void IxgbNic::segment_fetched() {
   if (last) {
     frame_done();
   } else {
-    start_dma();
+    tx_ready_ = true;
   }
 }
 
@@ -138,7 +158,7 @@ void IxgbNic::frame_done() {
   if (!tx_irq_timer_.pending() && !tx_clean_timer_.pending()) {
     sim().arm_in(tx_irq_timer_, config_.tx_int_delay_enable ? config_.tx_int_delay : 0);
   }
-  start_dma();
+  next_frame();
 }
 
 void IxgbNic::tx_clean() {
@@ -163,22 +183,29 @@ void IxgbNic::receive(Packet* p, int port) {
     rx_.receive(p, port);  // the NIC's address filter (counted there)
     return;
   }
-  if (rx_in_dma_ + rx_.ring_occupancy() >= config_.rx_descriptors) {
+  const std::size_t taken = rx_dma_.packets() + (rx_cur_ != nullptr ? 1 : 0) + rx_.ring_occupancy();
+  if (taken >= config_.rx_descriptors) {
     ++counters_.rx_ring_drops;
     sim().packets().release(p);
     return;
   }
-  ++rx_in_dma_;
-  p->hop_time = bus_.transfer(sim().now(), p->ip_bytes() + kEthernetHeader, DmaDirection::write);
-  const bool was_empty = rx_dma_.empty();
   rx_dma_.push(p);
-  if (was_empty) sim().arm_at(rx_dma_timer_, p->hop_time);
+  kick();
 }
 
 void IxgbNic::handle_event(std::uint64_t tag) {
   switch (tag) {
-    case kTxDma:
-      segment_fetched();
+    case kBus:
+      bus_busy_ = false;
+      if (bus_dir_ == DmaDirection::read) {
+        segment_fetched();
+      } else {
+        Packet* p = rx_cur_;
+        rx_cur_ = nullptr;
+        ++counters_.rx_frames;
+        rx_.receive(p, host_port_);
+      }
+      kick();
       return;
     case kTxIrq: {
       // ixgb_intr -> ixgb_clean_tx_irq: the descriptors done so far, freed
@@ -197,19 +224,6 @@ void IxgbNic::handle_event(std::uint64_t tag) {
     }
     case kTxClean:
       tx_clean();
-      return;
-    case kRxDma:
-      // Bookings end in arrival order: hand on every frame whose DMA ended.
-      while (Packet* p = rx_dma_.front()) {
-        if (p->hop_time > sim().now()) {
-          sim().arm_at(rx_dma_timer_, p->hop_time);
-          return;
-        }
-        rx_dma_.pop();
-        --rx_in_dma_;
-        ++counters_.rx_frames;
-        rx_.receive(p, host_port_);
-      }
       return;
     default:
       return;

@@ -13,7 +13,9 @@
 // (segments > 1, seg_payload = MSS) is fetched segment by segment, the
 // header with the first (14 + IP + TCP header bytes, then only payload),
 // and each wire segment goes to the link as soon as its bytes are in, so
-// the wire runs at line rate when the bus keeps ahead of it. A frame's
+// the wire runs at line rate when the bus keeps ahead of it. The bus serves
+// one request (a transmit segment or a received frame) at a time; with both
+// directions waiting it alternates between them. A frame's
 // descriptors return to the ring when the transmit interrupt, TxIntDelay
 // after the frame's last DMA (IDE), has run on the host CPU.
 //
@@ -96,7 +98,7 @@ class IxgbNic final : public Component, public PacketReceiver, public EventHandl
   }
 
  private:
-  enum Tag : std::uint64_t { kTxDma = 1, kTxIrq = 2, kTxClean = 3, kRxDma = 4 };
+  enum Tag : std::uint64_t { kBus = 1, kTxIrq = 2, kTxClean = 3 };
   // The host's side: Host::emit hands packets here.
   struct TxPort final : PacketReceiver {
     explicit TxPort(IxgbNic& n) : nic(n) {}
@@ -106,8 +108,10 @@ class IxgbNic final : public Component, public PacketReceiver, public EventHandl
 
   void transmit(Packet* p);
   void to_ring(Packet* p);
-  void start_dma();          // the next segment of the frame at the ring's head
-  void segment_fetched();    // its DMA ended: on the wire with it
+  void next_frame();         // the frame at the ring's head becomes the one fetched
+  std::uint64_t segment_bytes() const;  // what the next read of cur_ moves
+  void kick();               // starts the next DMA if the bus is free
+  void segment_fetched();    // a read ended: on the wire with its segment
   void frame_done();
   void tx_clean();
 
@@ -121,16 +125,19 @@ class IxgbNic final : public Component, public PacketReceiver, public EventHandl
   PacketQueue qdisc_;        // waiting for descriptors
   PacketQueue tx_ring_;      // in the ring, not yet fetched
   Packet* cur_ = nullptr;    // the frame being fetched (taken off tx_ring_)
+  bool tx_ready_ = false;    // cur_'s next segment waits for the bus
   std::uint32_t tx_free_;
   std::uint32_t tx_done_ = 0;     // descriptors of fetched frames, not yet cleaned
   std::uint32_t tx_cleaning_ = 0; // descriptors the running interrupt frees
   std::uint32_t off_ = 0;         // payload offset of the segment in DMA
-  PacketQueue rx_dma_;            // frames being written to host memory, in order
-  std::uint32_t rx_in_dma_ = 0;
-  Timer tx_dma_timer_;
+  PacketQueue rx_dma_;            // frames waiting to be written to host memory, in order
+  Packet* rx_cur_ = nullptr;      // the frame being written
+  bool bus_busy_ = false;
+  DmaDirection bus_dir_ = DmaDirection::read;  // of the transfer under way
+  DmaDirection last_dir_ = DmaDirection::write;
+  Timer bus_timer_;
   Timer tx_irq_timer_;
   Timer tx_clean_timer_;
-  Timer rx_dma_timer_;
   IxgbCounters counters_;
 };
 
