@@ -446,29 +446,60 @@ TEST(SteadyStateAllocations, Iperf2TcpPathAllocatesNothing) {
 // Two VMs on an ESXi vSwitch (docs/vmxnet3.md): TSO frames as one packet,
 // the hypervisor's CPU, the vmx receive path with 4 KB buffers and tcp_lro
 // (LRO on: frames whole) or the vSwitch's segmentation (LRO off), guest CPUs.
+// Hosts c and s (YAML flow-map bodies), a middle section (a vSwitch or a
+// switch, with its heading) and the links c-m and m-s between them, with
+// every 1000th data segment dropped at s and one cubic TCP flow from c.
+ScenarioSpec two_hop_scenario(const std::string& c, const std::string& s, const std::string& middle,
+                              const std::string& c_link, const std::string& s_link) {
+  return parse_scenario_text(
+      "name: alloc-two-hop\n"
+      "duration: 4s\n"
+      "hosts:\n"
+      "  c: { " + c + " }\n"
+      "  s: { " + s + " }\n" + middle +
+      "links:\n"
+      "  c-m: { " + c_link + " }\n"
+      "  m-s: { " + s_link + " }\n"
+      "filters:\n"
+      "  drop: { host: s, type: nth, every: 1000, packet: 0, match: { protocol: tcp, dst_port: 5201 } }\n"
+      "traffic:\n"
+      "  t: { type: tcp, from: c, to: s, cc: cubic }\n",
+      "inline.yaml");
+}
+
 TEST(SteadyStateAllocations, Vmxnet3VSwitchPathAllocatesNothing) {
   for (const char* lro : {"true", "false"}) {
     const std::string nic = std::string("{ driver: vmx, lro: ") + lro + " }";
-    const ScenarioSpec spec = parse_scenario_text(
-        "name: alloc-vmx\n"
-        "duration: 4s\n"
-        "hosts:\n"
-        "  c: { address: 10.0.0.1, hz: 100, nic: " + nic + ", cpu: { tx_packet: 1us, ack_input: 1us } }\n"
-        "  s: { address: 10.0.0.2, hz: 100, nic: " + nic + ", cpu: { rx_packet: 200ns, rx_fragment: 20ns } }\n"
-        "vswitches:\n"
-        "  esxi: { cpu: { frame: 1us, segment: 100ns } }\n"
-        "links:\n"
-        "  c-esxi: { ends: [c, esxi], delay: 10us }\n"
-        "  s-esxi: { ends: [s, esxi], delay: 10us }\n"
-        "filters:\n"
-        "  drop: { host: s, type: nth, every: 1000, packet: 0, match: { protocol: tcp, dst_port: 5201 } }\n"
-        "traffic:\n"
-        "  t: { type: tcp, from: c, to: s, cc: cubic }\n",
-        "inline.yaml");
+    const ScenarioSpec spec = two_hop_scenario(
+        "address: 10.0.0.1, hz: 100, nic: " + nic + ", cpu: { tx_packet: 1us, ack_input: 1us }",
+        "address: 10.0.0.2, hz: 100, nic: " + nic + ", cpu: { rx_packet: 200ns, rx_fragment: 20ns }",
+        "vswitches:\n  m: { cpu: { frame: 1us, segment: 100ns } }\n", "ends: [c, m], delay: 10us",
+        "ends: [m, s], delay: 10us");
     BuiltScenario b = build_scenario(spec);
     expect_steady_tcp_path_allocates_nothing(b, [](bool) {});
     const VSwitchCounters& v = b.vswitches[0]->counters();
     EXPECT_GT(std::string(lro) == "true" ? v.tso_frames_whole : v.segments_made, 0u) << lro;
+  }
+}
+
+// Two ixgb NICs (docs/ixgb.md) at 10 Gbit/s with jumbo frames, FreeBSD and
+// Linux senders: TSO frames through the qdisc, the transmit ring and the
+// per-segment PCI-X reads, wire segments cloned from the pool, transmit
+// interrupts on the CPU, receive DMA into the ring and RDTR passes.
+TEST(SteadyStateAllocations, IxgbPciXPathAllocatesNothing) {
+  for (const char* os : {"freebsd", "linux"}) {
+    const std::string nic = "{ driver: ixgb, tx_descriptors: 64, bus: { mmrbc: 4096 } }";
+    const ScenarioSpec spec = two_hop_scenario(
+        "address: 10.0.0.1, os: " + std::string(os) + ", nic: " + nic +
+            ", cpu: { interrupt: 1us, tx_packet: 1us, ack_input: 500ns }",
+        "address: 10.0.0.2, os: linux, nic: " + nic + ", cpu: { interrupt: 1us, rx_packet: 200ns }",
+        "switches:\n  m: { buffer: 1MB }\n", "ends: [c, m], rate: 10Gbps, delay: 10us, mtu: 9000",
+        "ends: [m, s], rate: 10Gbps, delay: 10us, mtu: 9000");
+    BuiltScenario b = build_scenario(spec);
+    expect_steady_tcp_path_allocates_nothing(b, [](bool) {});
+    ASSERT_NE(b.nics[0].ixgb, nullptr) << os;
+    EXPECT_GT(b.nics[0].ixgb->counters().tx_tso_frames, 0u) << os;
+    EXPECT_GT(b.nics[0].ixgb->bus().counters().requests[0], 0u) << os;
   }
 }
 

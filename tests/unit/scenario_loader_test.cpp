@@ -897,7 +897,7 @@ TEST(ScenarioTcp, NicErrors) {
   expect_text_error(nic("{ napi_defer_hard_irqs: -1 }"), 5, 56, "hosts.b.nic.napi_defer_hard_irqs", "between 0 and");
   expect_text_error(nic("{ ring_size: -1 }"), 5, 45, "hosts.b.nic.ring_size", "between 0 and 1048576");
   expect_text_error(nic("{ irq: 5us }"), 5, 34, "hosts.b.nic.irq",
-                    "unknown key 'irq' (accepted keys: gro, merge_acks, irq_delay, irq_jitter, irq_jitter_shape, irq_min_interval, idle_wake_delay, idle_wake_jitter, idle_after, budget, per_packet_cost, ring_size, filter_position, host_int_rx_mod, host_int_latency, host_int_jitter, gro_flush_timeout, napi_defer_hard_irqs, rx_fifo, flow_control, driver, lro, lro_entries, lro_length_lim, lro_ackcnt_lim, rx_head_buffer, rx_body_buffer)");
+                    "unknown key 'irq' (accepted keys: gro, merge_acks, irq_delay, irq_jitter, irq_jitter_shape, irq_min_interval, idle_wake_delay, idle_wake_jitter, idle_after, budget, per_packet_cost, ring_size, filter_position, host_int_rx_mod, host_int_latency, host_int_jitter, gro_flush_timeout, napi_defer_hard_irqs, rx_fifo, flow_control, driver, lro, lro_entries, lro_length_lim, lro_ackcnt_lim, rx_head_buffer, rx_body_buffer, tso, tx_descriptors, rx_descriptors, rx_int_delay, tx_int_delay, tx_int_delay_enable, tx_queue_len, bus)");
   expect_text_error(nic("5us"), 5, 32, "hosts.b.nic", "expected a map");
 }
 

@@ -131,14 +131,28 @@ void Host::transmit(Packet* p) {
 }
 
 void Host::emit(Packet* p) {
-  Channel* out = route(p->dst);
-  if (out == nullptr) {
+  const int out = next_port(p->dst);
+  if (out < 0) {
     ++counters_.unroutable;
     sim().packets().release(p);
     return;
   }
   ++counters_.packets_sent;
-  out->send(p);
+  if (!tx_stages_.empty()) [[unlikely]] {
+    if (PacketReceiver* stage = tx_stages_[static_cast<std::size_t>(out)]) {
+      stage->receive(p, out);
+      return;
+    }
+  }
+  port(out).send(p);
+}
+
+void Host::set_tx_stage(int port_index, PacketReceiver* stage) {
+  if (port_index < 0 || port_index >= port_count()) {
+    throw std::invalid_argument("host " + name() + ": no port " + std::to_string(port_index) + " for a transmit stage");
+  }
+  if (tx_stages_.empty()) tx_stages_.assign(static_cast<std::size_t>(port_count()), nullptr);
+  tx_stages_[static_cast<std::size_t>(port_index)] = stage;
 }
 
 void Host::receive(Packet* p, int) {

@@ -42,15 +42,23 @@ inline constexpr std::array<std::string_view, 15> kCpuKeys{
     "tick",        "interrupt",    "rx_packet", "tcp_input", "tx_packet", "tx_segment", "copy_per_kib",
     "rx_fragment", "rx_aggregate", "ack_input", "frequency", "speed",      "cores",     "irq_core",
     "app_core"};
-inline constexpr std::array<std::string_view, 27> kNicKeys{
+inline constexpr std::array<std::string_view, 35> kNicKeys{
     "gro",         "merge_acks", "irq_delay",       "irq_jitter", "irq_jitter_shape", "irq_min_interval", "idle_wake_delay",
     "idle_wake_jitter", "idle_after", "budget", "per_packet_cost", "ring_size",  "filter_position",
     "host_int_rx_mod", "host_int_latency", "host_int_jitter", "gro_flush_timeout", "napi_defer_hard_irqs",
     "rx_fifo", "flow_control", "driver", "lro", "lro_entries", "lro_length_lim", "lro_ackcnt_lim",
-    "rx_head_buffer", "rx_body_buffer"};
+    "rx_head_buffer", "rx_body_buffer", "tso", "tx_descriptors", "rx_descriptors", "rx_int_delay",
+    "tx_int_delay", "tx_int_delay_enable", "tx_queue_len", "bus"};
+// The keys only driver: ixgb takes (docs/ixgb.md).
+inline constexpr std::array<std::string_view, 8> kIxgbNicKeys{"tso", "tx_descriptors", "rx_descriptors", "rx_int_delay",
+                                                              "tx_int_delay", "tx_int_delay_enable", "tx_queue_len", "bus"};
+// nic.bus of an ixgb NIC (netsim/nic/pcix_bus.h).
+inline constexpr std::array<std::string_view, 6> kNicBusKeys{"type", "mhz", "width_bits", "mmrbc", "write_burst",
+                                                             "transaction_overhead_cycles"};
+inline constexpr std::array<std::string_view, 1> kNicBusTypes{"pcix"};
 // nic.driver: virtio (virtio-net/NAPI/GRO, the default), vmx (FreeBSD vmx(4)
-// over iflib), vmxnet3 (Linux vmxnet3).
-inline constexpr std::array<std::string_view, 3> kNicDrivers{"virtio", "vmx", "vmxnet3"};
+// over iflib), vmxnet3 (Linux vmxnet3), ixgb (Intel 82597EX, Linux ixgb).
+inline constexpr std::array<std::string_view, 4> kNicDrivers{"virtio", "vmx", "vmxnet3", "ixgb"};
 inline constexpr std::array<std::string_view, 1> kVSwitchKeys{"cpu"};
 inline constexpr std::array<std::string_view, 4> kVSwitchCpuKeys{"frame", "segment", "copy_per_kib", "speed"};
 inline constexpr std::array<std::string_view, 5> kFlowControlKeys{"high_water", "low_water", "pause_quanta",

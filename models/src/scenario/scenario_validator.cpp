@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -14,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "netsim/nic/ixgb_nic.h"
 #include "netsim/scenario/scenario_registry.h"
 #include "netsim/sim/tick_clock.h"
 #include "netsim/sim/units.h"
@@ -103,6 +105,7 @@ class Validator {
   void parse_nic(const Field& f, HostSpec& h);
   void parse_cpu(const Field& f, HostSpec& h);
   void apply_driver_defaults(const std::map<std::string, Field>& given, NicSpec& nic);
+  void apply_ixgb_defaults(const std::map<std::string, Field>& given, NicSpec& nic);
   void parse_switch(const std::string& name, const Field& f);
   void parse_hub(const std::string& name, const Field& f);
   void parse_vswitch(const std::string& name, const Field& f);
@@ -112,6 +115,7 @@ class Validator {
   void parse_eee(const Field& f, LinkSpec& link);
   std::optional<FlowControlSpec> parse_flow_control(const Field& f, bool require_thresholds, std::optional<Field>& high);
   void parse_nic_flow_control(const Field& f, NicSpec& nic);
+  void parse_nic_bus(const Field& f, NicSpec& nic);
   // A block that may also be `true` (all defaults) or `false` (off, also
   // after a profile turned it on): false for `false`, true otherwise.
   template <std::size_t N>
@@ -362,7 +366,10 @@ void Validator::parse_nic(const Field& f, HostSpec& h) {
     given.emplace(key, v);
     if (key == "driver") {
       const std::string d = r_.choice(v, kNicDrivers);
-      nic.driver = d == "vmx" ? NicDriver::vmx : d == "vmxnet3" ? NicDriver::vmxnet3 : NicDriver::virtio;
+      nic.driver = d == "vmx"       ? NicDriver::vmx
+                   : d == "vmxnet3" ? NicDriver::vmxnet3
+                   : d == "ixgb"    ? NicDriver::ixgb
+                                    : NicDriver::virtio;
     } else if (key == "lro") {
       nic.lro = r_.boolean(v);
     } else if (key == "lro_entries") {
@@ -420,6 +427,23 @@ void Validator::parse_nic(const Field& f, HostSpec& h) {
     } else if (key == "filter_position") {
       nic.filter_position = r_.choice(v, kNicFilterPositions) == "after_gro" ? NicFilterPosition::after_gro
                                                                              : NicFilterPosition::before_gro;
+    } else if (key == "tso") {
+      nic.ixgb.tso = r_.boolean(v);
+    } else if (key == "tx_descriptors") {
+      // ixgb_param.c: MIN_TXD 64, MAX_TXD 4096 (rounded up to a multiple of 8 by the driver)
+      nic.ixgb.tx_descriptors = static_cast<std::uint32_t>(r_.integer(v, 64, 4096));
+    } else if (key == "rx_descriptors") {
+      nic.ixgb.rx_descriptors = static_cast<std::uint32_t>(r_.integer(v, 64, 4096));  // MIN_RXD, MAX_RXD
+    } else if (key == "rx_int_delay") {
+      nic.ixgb.rx_int_delay = r_.integer(v, 0, 0xFFFF);  // MIN_RDTR, MAX_RDTR
+    } else if (key == "tx_int_delay") {
+      nic.ixgb.tx_int_delay = r_.integer(v, 0, 0xFFFF);  // MIN_TIDV, MAX_TIDV
+    } else if (key == "tx_int_delay_enable") {
+      nic.ixgb.tx_int_delay_enable = r_.boolean(v);
+    } else if (key == "tx_queue_len") {
+      nic.ixgb.tx_queue_len = static_cast<std::uint32_t>(r_.integer(v, 0, 1 << 20));
+    } else if (key == "bus") {
+      parse_nic_bus(v, nic);
     }
   });
   // The handler latency belongs to the re(4) stage; without it there is nothing to delay.
@@ -449,6 +473,15 @@ void Validator::apply_driver_defaults(const std::map<std::string, Field>& given,
       if (has(k)) r_.fail(given.at(k), "belongs to driver: vmx (FreeBSD vmx(4)'s receive buffers)");
     }
   }
+  if (nic.driver != NicDriver::ixgb) {
+    for (const std::string_view k : kIxgbNicKeys) {
+      const std::string key(k);
+      if (given.count(key) != 0) r_.fail(given.at(key), "belongs to driver: ixgb (the Intel 82597EX's rings and PCI-X bus)");
+    }
+  } else {
+    apply_ixgb_defaults(given, nic);
+    return;
+  }
   if (nic.driver == NicDriver::virtio) {
     for (const char* k : kLroKeys) {
       if (has(k)) r_.fail(given.at(k), "belongs to driver: vmx or vmxnet3 (virtio's FreeBSD tcp_lro is merge_acks)");
@@ -473,6 +506,59 @@ void Validator::apply_driver_defaults(const std::map<std::string, Field>& given,
   } else if (!has("ring_size")) {
     nic.ring_size = kLinuxVmxnet3RxRingSize;
   }
+}
+
+// driver: ixgb: the receive ring is the driver's, its interrupt RDTR, its
+// pass the non-NAPI ixgb_clean_rx_irq (no budget, no GRO, no LRO).
+void Validator::apply_ixgb_defaults(const std::map<std::string, Field>& given, NicSpec& nic) {
+  constexpr std::array<std::pair<const char*, const char*>, 9> kNotIxgb{{
+      {"irq_delay", "is rx_int_delay with driver: ixgb (RDTR, in units of 0.8192 us)"},
+      {"ring_size", "is rx_descriptors with driver: ixgb (RxDescriptors)"},
+      {"gro", "does not exist in the ixgb of Linux 2.6.12-2.6.14 (no GRO: the stack sees every wire segment)"},
+      {"lro", "does not exist in the ixgb of Linux 2.6.12-2.6.14 (no LRO: the stack sees every wire segment)"},
+      {"lro_entries", "belongs to driver: vmx (tcp_lro)"},
+      {"lro_length_lim", "belongs to driver: vmx (tcp_lro)"},
+      {"lro_ackcnt_lim", "belongs to driver: vmx (tcp_lro)"},
+      {"merge_acks", "is virtio's (FreeBSD tcp_lro's ACK merging), not ixgb's"},
+      {"host_int_rx_mod", "belongs to a VM's receive path behind a box NIC; an ixgb NIC is the box's own"},
+  }};
+  for (const auto& [k, why] : kNotIxgb) {
+    if (given.count(k) != 0) r_.fail(given.at(k), why);
+  }
+  nic.gro = false;
+  nic.lro = false;
+  if (given.count("budget") == 0) nic.budget = static_cast<int>(kMaxNicBudget);  // ixgb_intr cleans the whole ring
+  nic.ring_size = nic.ixgb.rx_descriptors;
+  nic.irq_delay = nic.ixgb.rx_int_delay * kIxgbDelayUnit;
+}
+
+void Validator::parse_nic_bus(const Field& f, NicSpec& nic) {
+  PcixBusConfig& b = nic.ixgb.bus;
+  r_.visit_fields(f, kNicBusKeys, [&](const std::string& key, const Field& v) {
+    if (key == "type") {
+      r_.choice(v, kNicBusTypes);
+    } else if (key == "mhz") {
+      b.clock_hz = std::llround(r_.real(v, 1, 1000) * 1e6);
+    } else if (key == "width_bits") {
+      const std::int64_t w = r_.integer(v, 32, 64);
+      if (w != 32 && w != 64) r_.fail(v, "must be 32 or 64 (a PCI-X bus is 32 or 64 bits wide), got " + std::to_string(w));
+      b.width_bits = static_cast<std::uint32_t>(w);
+    } else if (key == "mmrbc") {
+      const std::int64_t m = r_.size(v, 512, 4096);
+      if (m != 512 && m != 1024 && m != 2048 && m != 4096) {
+        r_.fail(v, "must be 512, 1024, 2048 or 4096 (the PCI-X command register's maximum memory read byte count), got " +
+                       std::to_string(m));
+      }
+      b.mmrbc = static_cast<std::uint32_t>(m);
+    } else if (key == "write_burst") {
+      const std::int64_t m = r_.size(v, 8, 4096);
+      if (m % 8 != 0) r_.fail(v, "must be a multiple of 8 bytes, got " + std::to_string(m));
+      b.write_burst = static_cast<std::uint32_t>(m);
+    } else if (key == "transaction_overhead_cycles") {
+      b.transaction_overhead_cycles = static_cast<std::uint32_t>(r_.integer(v, 0, 1000));
+    }
+  });
+  if (b.width_bits == 32 && b.write_burst % 4 != 0) r_.fail(f, "write_burst must be a multiple of the bus width");
 }
 
 template <std::size_t N>

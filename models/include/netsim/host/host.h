@@ -22,6 +22,7 @@
 #include "netsim/host/netem_delay.h"
 #include "netsim/host/pfil_hook.h"
 #include "netsim/net/node.h"
+#include "netsim/net/packet_receiver.h"
 #include "netsim/sim/event_handler.h"
 #include "netsim/sim/packet_queue.h"
 #include "netsim/sim/tick_clock.h"
@@ -155,6 +156,11 @@ class Host final : public Node, public EventHandler {
   void add_pfil_hook(PfilHook* h) { pfil_.push_back(h); }
   // The interface channel that packets to `dst` leave on (nullptr if none).
   Channel* route(NodeId dst) const;
+  // A NIC with a transmit path of its own (descriptor ring, bus DMA, TSO;
+  // netsim/nic/ixgb_nic.h) between the host and interface `port`: packets
+  // routed to that port go to stage->receive(p, port) instead of the
+  // channel. Not owned; null removes it. Without stages emit() costs one branch.
+  void set_tx_stage(int port, PacketReceiver* stage);
 
   const HostCounters& counters() const { return counters_; }
 
@@ -201,6 +207,7 @@ class Host final : public Node, public EventHandler {
   std::uint32_t tx_backlog_ = 0;  // sent packets waiting in the cores' queues
   std::unique_ptr<NetemDelay> netem_;
   bool tso_frames_ = false;
+  std::vector<PacketReceiver*> tx_stages_;  // by port; empty: none
 };
 
 }  // namespace netsim

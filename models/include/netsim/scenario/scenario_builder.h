@@ -22,6 +22,7 @@
 #include "netsim/net/switch.h"
 #include "netsim/net/vswitch.h"
 #include "netsim/nic/gro_receive_nic.h"
+#include "netsim/nic/ixgb_nic.h"
 #include "netsim/nic/one_shot_rx_moderation.h"
 #include "netsim/scenario/scenario_spec.h"
 #include "netsim/tcp/freebsd/siftr.h"
@@ -48,6 +49,7 @@ struct BuiltNic {
   const LinkSpec* link;
   GroReceiveNic* nic;
   OneShotRxModeration* host_nic = nullptr;  // the physical NIC's moderation in front (host_int_rx_mod)
+  IxgbNic* ixgb = nullptr;                  // driver: ixgb: its transmit path and bus, in front of `nic`
 };
 
 // Counters of one tcp flow over its measurement window [start, end). For a

@@ -18,6 +18,7 @@
 #include "netsim/host/host_cpu.h"
 #include "netsim/net/low_power_idle.h"
 #include "netsim/net/hypervisor_costs.h"
+#include "netsim/nic/pcix_bus.h"
 #include "netsim/nic/tcp_lro.h"
 #include "netsim/sim/data_rate.h"
 #include "netsim/sim/packet.h"
@@ -52,8 +53,23 @@ struct FlowControlSpec {
 
 // A Linux virtio-net/NAPI receive NIC with GRO (netsim/nic/gro_receive_nic.h),
 // interposed on every link channel that delivers to the host.
-// nic.driver: which guest driver's receive path (docs/vmxnet3.md).
-enum class NicDriver { virtio, vmx, vmxnet3 };
+// nic.driver: which guest driver's receive path (docs/vmxnet3.md), or ixgb:
+// a physical Intel 82597EX with Linux 2.6.12's driver behind a PCI-X bus,
+// transmit path included (netsim/nic/ixgb_nic.h, docs/ixgb.md).
+enum class NicDriver { virtio, vmx, vmxnet3, ixgb };
+
+// driver: ixgb. Defaults: drivers/net/ixgb/ixgb_param.c and ixgb_main.c of
+// Linux 2.6.12-2.6.14 (docs/ixgb.md).
+struct IxgbSpec {
+  bool tso = true;                      // NETIF_F_TSO
+  std::uint32_t tx_descriptors = 256;   // TxDescriptors (DEFAULT_TXD)
+  std::uint32_t rx_descriptors = 1024;  // RxDescriptors (DEFAULT_RXD)
+  std::int64_t rx_int_delay = 72;       // RxIntDelay, RDTR units of 0.8192 us (DEFAULT_RDTR)
+  std::int64_t tx_int_delay = 32;       // TxIntDelay, TIDV units of 0.8192 us (DEFAULT_TIDV)
+  bool tx_int_delay_enable = true;      // IntDelayEnable
+  std::uint32_t tx_queue_len = 1000;    // the qdisc in front (txqueuelen)
+  PcixBusConfig bus;                    // nic.bus
+};
 
 struct NicSpec {
   NicDriver driver = NicDriver::virtio;
@@ -89,6 +105,7 @@ struct NicSpec {
   // Linux software interrupt coalescing (sysfs gro_flush_timeout, napi_defer_hard_irqs).
   SimTime gro_flush_timeout = 0;
   int napi_defer_hard_irqs = 0;
+  IxgbSpec ixgb;  // driver: ixgb
 };
 
 // SIFTR on a FreeBSD host (netsim/tcp/freebsd/siftr.h): the module loaded
