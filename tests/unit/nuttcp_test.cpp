@@ -14,6 +14,7 @@
 #include "netsim/app/nuttcp_report.h"
 #include "netsim/host/host_cpu.h"
 #include "netsim/measure/measurement_file.h"
+#include "netsim/scenario/measured_comparison.h"
 #include "netsim/scenario/scenario_loader.h"
 #include "netsim/scenario/scenario_runner.h"
 #include "netsim/sim/simulation.h"
@@ -292,6 +293,27 @@ TEST(NuttcpRun, UdpDefaultLengthIsAPowerOfTwoWithinTheMss) {
   const results::RunResult r = run("{ type: udp, app: nuttcp, from: a, to: b, time: 1s }");
   EXPECT_EQ(r.nuttcp(0).buffer_len(), 1024u);  // MSS 1448 at MTU 1500
   EXPECT_DOUBLE_EQ(r.nuttcp(0).rate_mbps(), 1.0);
+}
+
+TEST(NuttcpRun, CpuFromTheHostCpuModelAndTheMetrics) {
+  std::string yaml = scenario("{ type: tcp, app: nuttcp, from: a, to: b, time: 1s }");
+  yaml.replace(yaml.find("os: linux }"), 11, "os: linux, cpu: { copy_per_kib: 200ns, tx_packet: 2us } }");
+  yaml.replace(yaml.find("10.0.0.2 }"), 10, "10.0.0.2, cpu: { copy_per_kib: 200ns, tcp_input: 1us } }");
+  const results::RunResult r = run_scenario(parse_scenario_text(yaml, "inline.yaml"));
+  const results::NuttcpResult& n = r.nuttcp(0);
+  ASSERT_TRUE(n.has_tx_cpu_s());
+  ASSERT_TRUE(n.has_rx_cpu_s());
+  EXPECT_GT(n.tx_cpu_s(), 0.0);
+  EXPECT_GT(n.rx_cpu_s(), 0.0);
+  EXPECT_LT(n.tx_cpu_s(), n.real_s());
+  MeasuredMetric k;
+  k.metric = "nuttcp_tx_cpu_pct";
+  EXPECT_DOUBLE_EQ(*metric_value(r, k), 100.0 * n.tx_cpu_s() / n.real_s());
+  k.metric = "nuttcp_rx_cpu_pct";
+  EXPECT_DOUBLE_EQ(*metric_value(r, k), 100.0 * n.rx_cpu_s() / n.real_s());
+  const app::NuttcpReport report = app::nuttcp_report_from_result(n);
+  EXPECT_NEAR(report.tx_cpu_pct, 100.0 * n.tx_cpu_s() / n.real_s(), 1.0);  // truncated in centiseconds
+  EXPECT_GT(report.tx_cpu_pct, 0);
 }
 
 }  // namespace
