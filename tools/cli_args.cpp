@@ -15,7 +15,7 @@ namespace {
 const char* const kMainUsage = R"(netsim - packet-level discrete-event network simulator
 
 Usage:
-  netsim run FILE [--set KEY=VALUE]... [--seed S] [--format text|json|csv|pb|iperf3|iperf3-json|iperf2|ping|compare]
+  netsim run FILE [--set KEY=VALUE]... [--seed S] [--format text|json|csv|pb|iperf3|iperf3-json|iperf2|nuttcp|ping|compare]
                   [--app-side client|server] [--out PATH] [--trace-tcp PATH] [--trace-queue PATH] [--pcap DIR] [--siftr PATH] [-j N]
                   [--profile FILE] [--data PATH[:KEY=VALUE,...]]...
   netsim validate FILE [--set KEY=VALUE]...
@@ -159,7 +159,9 @@ Options:
                     pb (binary netsim.results.RunSet), iperf3 (what iperf3 3.17.1 prints for each
                     `app: iperf3` flow), iperf3-json (its -J JSON: one object, or an array of
                     objects when there are several runs or flows), iperf2 (what iperf 2.1.8 -e prints
-                    for each `app: iperf2` flow), ping (what ping(8) prints for each `type: ping`
+                    for each `app: iperf2` flow), nuttcp (what the nuttcp client prints for each
+                    `app: nuttcp` flow, 6.x layout or the flow's `version`), ping (what ping(8)
+                    prints for each `type: ping`
                     flow, in the flow's `output` layout: freebsd or linux), compare (only the
                     table of simulated beside measured cells and the claims, for a scenario with
                     a measured: block or --data)
@@ -383,16 +385,17 @@ Options parse_args(const std::vector<std::string>& args) {
     } else if (a == "--format" && o.command == "run") {
       const std::string& v = value_of(i);
       o.iperf2 = v == "iperf2";
+      o.nuttcp = v == "nuttcp";
       o.ping = v == "ping";
       o.compare = v == "compare";
       if (v == "iperf3" || v == "iperf3-json") {
         o.iperf3 = v == "iperf3" ? Iperf3Format::text : Iperf3Format::json;
-      } else if (v == "iperf2" || v == "ping" || v == "compare") {
+      } else if (v == "iperf2" || v == "nuttcp" || v == "ping" || v == "compare") {
         o.iperf3 = Iperf3Format::none;
       } else {
         auto f = parse_output_format(v);
         if (!f) {
-          throw UsageError("--format must be text, json, csv, pb, iperf3, iperf3-json, iperf2, ping or compare, got '" + v + "'");
+          throw UsageError("--format must be text, json, csv, pb, iperf3, iperf3-json, iperf2, nuttcp, ping or compare, got '" + v + "'");
         }
         o.format = *f;
         o.iperf3 = Iperf3Format::none;

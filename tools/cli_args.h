@@ -46,6 +46,7 @@ struct Options {
   Iperf3Format iperf3 = Iperf3Format::none;
   bool ping = false;           // --format ping: what ping(8) prints (per ping flow)
   bool compare = false;        // --format compare: only the simulated-vs-measured table and claims
+  bool nuttcp = false;         // --format nuttcp: what nuttcp prints (per nuttcp flow)
   bool iperf2 = false;         // --format iperf2: what iperf 2.1.8 prints (per iperf2 flow)
   bool iperf3_server = false;  // --app-side server (or --iperf3-side server): the server's report (iperf3 and iperf2)  // --iperf3-side server  // --trace-tcp: per-ACK sender state, CSV
   bool dot = false;

@@ -14,6 +14,7 @@
 #include "siftr_command.h"
 #include "sweep_commands.h"
 #include "netsim/app/iperf2_from_result.h"
+#include "netsim/app/nuttcp_from_result.h"
 #include "netsim/app/ping_report.h"
 #include "netsim/app/iperf3_from_result.h"
 #include "netsim/scenario/scenario_builder.h"
@@ -91,6 +92,13 @@ void write_iperf2(std::ostream& out, const Options& o, const results::RunSet& se
       [&](const results::Iperf2Result& x) { app::write_iperf2_text(out, app::iperf2_test_from_result(x), side); });
 }
 
+// What the nuttcp client prints for every nuttcp flow of every run.
+void write_nuttcp(std::ostream& out, const results::RunSet& set) {
+  write_app_reports(
+      out, set, [](const results::RunResult& r) -> const auto& { return r.nuttcp(); },
+      [&](const results::NuttcpResult& x) { app::write_nuttcp_text(out, app::nuttcp_report_from_result(x)); });
+}
+
 // ping(8)'s output for every ping flow of every run.
 void write_ping(std::ostream& out, const results::RunSet& set) {
   write_app_reports(
@@ -105,6 +113,10 @@ void write_all(std::ostream& out, const Options& o, const results::RunSet& set, 
   }
   if (o.iperf2) {
     write_iperf2(out, o, set);
+    return;
+  }
+  if (o.nuttcp) {
+    write_nuttcp(out, set);
     return;
   }
   if (o.iperf3 != Iperf3Format::none) {
@@ -157,6 +169,15 @@ int command_run(const Options& o) {
     const auto& flows = cells.front().tcp_flows;
     if (std::none_of(flows.begin(), flows.end(), [](const TcpFlowSpec& f) { return f.app == "iperf2"; })) {
       std::cerr << "netsim: --format iperf2: " << o.scenario_file << " has no flow with app: iperf2\n";
+      return kUsage;
+    }
+  }
+  if (o.nuttcp) {
+    const ScenarioSpec& c = cells.front();
+    const bool any = std::any_of(c.tcp_flows.begin(), c.tcp_flows.end(), [](const TcpFlowSpec& f) { return f.app == "nuttcp"; }) ||
+                     std::any_of(c.udp_flows.begin(), c.udp_flows.end(), [](const UdpFlowSpec& f) { return f.app == "nuttcp"; });
+    if (!any) {
+      std::cerr << "netsim: --format nuttcp: " << o.scenario_file << " has no flow with app: nuttcp\n";
       return kUsage;
     }
   }

@@ -15,7 +15,7 @@ expect run-help 0 '--format' '' -- "$netsim" run --help
 expect no-command 2 '' 'missing command' -- "$netsim"
 expect unknown-command 2 '' "unknown command 'frobnicate'" -- "$netsim" frobnicate
 expect run-without-file 2 '' 'needs a scenario FILE' -- "$netsim" run
-expect bad-format 2 '' "--format must be text, json, csv, pb, iperf3, iperf3-json, iperf2, ping or compare, got 'xml'" -- "$netsim" run "$udp" --format xml
+expect bad-format 2 '' "--format must be text, json, csv, pb, iperf3, iperf3-json, iperf2, nuttcp, ping or compare, got 'xml'" -- "$netsim" run "$udp" --format xml
 expect compare-needs-measured 2 '' "--format compare: .*udp-switch-nth.yaml has no measured: cells" -- "$netsim" run "$udp" --format compare
 expect compare-only 0 '^simulated vs measured' '' -- "$netsim" run "$src/tests/data/cli/measured-udp.yaml" --format compare
 expect bad-seed 2 '' '--seed needs an unsigned integer' -- "$netsim" run "$udp" --seed -3
@@ -95,6 +95,44 @@ expect iperf3-json 0 '"sum_sent"' '' -- "$netsim" run "$t1" --set duration=3s --
   --set traffic.iperf3.cc=newreno --set filters.drop.every=100 --format iperf3-json
 expect iperf3-none 2 '' 'no flow with app: iperf3' -- "$netsim" run "$udp" --format iperf3
 expect iperf3-bad-side 2 '' '--iperf3-side must be client or server' -- "$netsim" run "$t1" --iperf3-side both
+
+# What the nuttcp client prints for app: nuttcp flows (TCP -N2 -i and UDP -u -R -i).
+nuttcp=$src/tests/data/cli/nuttcp.yaml
+expect nuttcp-tcp-interval 0 '^ +[0-9]+\.[0-9]{4} MB / +0\.50 sec = +[0-9]+\.[0-9]{4} Mbps +[0-9]+ retrans$' '' -- \
+  "$netsim" run "$nuttcp" --format nuttcp
+expect nuttcp-tcp-final 0 '^ +[0-9]+\.[0-9]{4} MB / +1\.0[0-9] sec = +[0-9]+\.[0-9]{4} Mbps 0 %TX 0 %RX [0-9]+ retrans [0-9]+\.[0-9]{2} msRTT$' '' -- \
+  "$netsim" run "$nuttcp" --format nuttcp
+expect nuttcp-udp-interval 0 '^ +[0-9]+\.[0-9]{4} MB / +0\.50 sec = +[0-9]+\.[0-9]{4} Mbps +0 / +[0-9]+ ~drop/pkt +0\.00 ~%loss$' '' -- \
+  "$netsim" run "$nuttcp" --format nuttcp
+expect nuttcp-udp-final 0 '^ +11\.9[0-9]{3} MB / +1\.00 sec = +(99|100)\.[0-9]{4} Mbps 0 %TX 0 %RX 0 / 1220[0-9] drop/pkt 0\.00 %loss$' '' -- \
+  "$netsim" run "$nuttcp" --format nuttcp
+expect nuttcp-flows 0 '^== run 1/1: nuttcp-cli flow udp' '' -- "$netsim" run "$nuttcp" --format nuttcp
+expect nuttcp-version5 0 '^ +[0-9]+\.[0-9]{4} MB / +1\.0[0-9] sec = +[0-9]+\.[0-9]{4} Mbps 0 %TX 0 %RX$' '' -- \
+  "$netsim" run "$nuttcp" --format nuttcp --set traffic.tcp.version=5
+expect nuttcp-none 2 '' 'has no flow with app: nuttcp' -- "$netsim" run "$udp" --format nuttcp
+# The printed report parses as a measurement file (--data): the comparison
+# shows the simulated rate beside the same rate read back from nuttcp's text.
+work_nuttcp=$(mktemp -d)
+cat >"$work_nuttcp/n.yaml" <<'YAML'
+name: nuttcp-data
+duration: 2s
+hosts:
+  s: { address: 10.0.0.1, os: linux }
+  r: { address: 10.0.0.2, os: linux }
+links:
+  sr: { ends: [s, r], rate: 300Mbps, delay: 100us }
+traffic:
+  n: { type: tcp, app: nuttcp, time: 1s, interval: 250ms, from: s, to: r }
+measured:
+  keys: { delay: links.sr.delay }
+  cells:
+    - { delay: 100us, value: 1 }
+YAML
+"$netsim" run "$work_nuttcp/n.yaml" --format nuttcp >"$work_nuttcp/n.txt" 2>/dev/null
+rate=$(sed -n 's/.* sec = *\([0-9.]*\) Mbps [0-9]* %TX.*/\1/p' "$work_nuttcp/n.txt" | python3 -c "import sys; print(round(float(sys.stdin.read()), 1))")
+expect nuttcp-data 0 "^  100us +1 +[0-9.]+ +$rate " 'run: 1 measurements in 1 cells from --data' -- \
+  "$netsim" run "$work_nuttcp/n.yaml" --set links.sr.delay=100us --data "$work_nuttcp/n.txt:delay=100us"
+rm -rf "$work_nuttcp"
 
 # iperf 2.1.8's own -e output for iperf2 flows (two senders here), both sides.
 iperf2=$src/tests/data/cli/iperf2.yaml

@@ -795,11 +795,11 @@ TEST(ScenarioTcp, NonBooleanSack) {
 }
 TEST(ScenarioTcp, UdpFlowRejectsCc) {
   expect_text_error(with_flow("  f: { type: udp, from: a, to: b, cc: cubic }"), 9, 35, "traffic.f.cc",
-                    "unknown key 'cc' (accepted keys: type, from, to, src_port, dst_port, size, rate, start, stop, send_buffer)");
+                    "unknown key 'cc' (accepted keys: type, from, to, src_port, dst_port, size, rate, start, stop, send_buffer, app, length, time, interval, window, version)");
 }
 TEST(ScenarioTcp, TcpFlowRejectsSizeAndRate) {
   expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, size: 1000B }"), 9, 35, "traffic.f.size",
-                    "unknown key 'size' (accepted keys: type, from, to, dst_port, cc, start, stop, sack, lrd, tso, app, time, length, parallel, start_jitter, reverse, hostcache_ssthresh)");
+                    "unknown key 'size' (accepted keys: type, from, to, dst_port, cc, start, stop, sack, lrd, tso, app, time, length, parallel, start_jitter, reverse, hostcache_ssthresh, window, interval, version, streams)");
   expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, rate: 1Gbps }"), 9, 35, "traffic.f.rate",
                     "unknown key 'rate'");
   expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, sak: true }"), 9, 35, "traffic.f.sak",

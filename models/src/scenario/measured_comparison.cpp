@@ -103,6 +103,18 @@ double iperf3_metric(const results::RunResult& r, const results::FlowStats& f, c
   return most;
 }
 
+// nuttcp's %TX or %RX of the flow (its processes' user + system time over
+// the final line's real time, exact rather than truncated); 0 for a flow
+// without nuttcp or a host without a CPU model.
+double nuttcp_metric(const results::RunResult& r, const results::FlowStats& f, const std::string& metric) {
+  for (const results::NuttcpResult& n : r.nuttcp()) {
+    if (n.flow() != f.name() || n.real_s() <= 0) continue;
+    const double cpu_s = metric == "nuttcp_tx_cpu_pct" ? n.tx_cpu_s() : n.rx_cpu_s();
+    return 100.0 * cpu_s / n.real_s();
+  }
+  return 0;
+}
+
 // A flow's value of a measured metric in run `r`: its throughput at either
 // end, its retransmitted segments (a udp flow's lost datagrams), its sender's
 // RTOs and loss recoveries, its receiver's delayed-ACK timer ACKs, its
@@ -112,6 +124,7 @@ double iperf3_metric(const results::RunResult& r, const results::FlowStats& f, c
 double flow_metric(const results::RunResult& r, const results::FlowStats& f, const std::string& metric) {
   if (is_siftr_metric(metric)) return siftr_metric(r, f, metric);
   if (is_iperf3_metric(metric)) return iperf3_metric(r, f, metric);
+  if (is_nuttcp_metric(metric)) return nuttcp_metric(r, f, metric);
   if (metric == "sender_tx_drops") return sender_tx_drops(r, f);
   if (metric == "receiver_rx_drops") return receiver_rx_drops(r, f);
   if (metric == "receiver_pause_frames") return receiver_pause_frames(r, f);
@@ -143,7 +156,7 @@ bool is_throughput_metric(const std::string& metric) {
 
 bool is_known_metric(const std::string& metric) {
   return is_throughput_metric(metric) || is_count_metric(metric) || is_cpu_metric(metric) || is_rtt_metric(metric) ||
-         is_siftr_metric(metric) || is_iperf3_metric(metric);
+         is_siftr_metric(metric) || is_iperf3_metric(metric) || is_nuttcp_metric(metric);
 }
 
 // A metric other than the three fixed columns of the single-metric CSV
@@ -162,7 +175,8 @@ int metric_decimals(const std::string& metric) {
 constexpr const char* kMetricChoices = "metric must be receiver_mbps, sender_mbps, receiver_gbps, sender_gbps, retransmits, rto_count, "
                                        "recovery_episodes, receiver_delayed_acks, sender_tx_drops, receiver_rx_drops, "
                                        "receiver_pause_frames, cpu_sender_pct, cpu_receiver_pct, rtt_min_ms, rtt_avg_ms, rtt_max_ms, "
-                                       "rtt_stddev_ms, siftr_log_bytes, siftr_records, max_cwnd_bytes, iperf3_cpu_sender_pct or iperf3_cpu_receiver_pct";
+                                       "rtt_stddev_ms, siftr_log_bytes, siftr_records, max_cwnd_bytes, iperf3_cpu_sender_pct, iperf3_cpu_receiver_pct, "
+                                       "nuttcp_tx_cpu_pct or nuttcp_rx_cpu_pct";
 
 double metric(const results::RunResult& r, const results::FlowStats& f, const MeasuredSpec& m) {
   return flow_metric(r, f, m.metric);

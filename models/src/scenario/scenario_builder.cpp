@@ -14,6 +14,7 @@
 #include "netsim/scenario/iperf2_tcp_flow.h"
 #include "netsim/scenario/iperf3_reverse_tcp_flow.h"
 #include "netsim/scenario/iperf3_tcp_flow.h"
+#include "netsim/scenario/nuttcp_flow.h"
 #include "netsim/tcp/freebsd/freebsd_tcp_receiver.h"
 #include "netsim/tcp/freebsd_tcp_listener.h"
 #include "netsim/tcp/linux/linux_tcp_sender.h"
@@ -23,6 +24,7 @@
 #include "netsim/sim/rng.h"
 #include "netsim/sim/units.h"
 #include "netsim/tcp/sender_report_fields.h"
+#include "netsim/tcp/socket_buffer.h"
 
 #include "flow_counters_sum.h"
 
@@ -249,17 +251,27 @@ app::Iperf3ClientConfig iperf3_client_config(const ScenarioSpec& spec, const Tcp
 // `port` with `connections` slots. The FreeBSD one runs the host's default
 // TCP sysctls.
 tcp::TcpReceiveEndpoint& add_receive_endpoint(Simulation& sim, const ScenarioSpec& spec, const std::string& name,
-                                              Host& host, const HostSpec& hs, std::uint16_t port, int connections) {
+                                              Host& host, const HostSpec& hs, std::uint16_t port, int connections,
+                                              std::uint64_t window = 0) {
   if (hs.receiver_os() == "freebsd") {
     tcp::FreeBsdTcpReceiverConfig fc;
     fc.port = port;
     fc.max_connections = std::max(fc.max_connections, connections);
+    if (window > 0) {  // nuttcp -w: SO_RCVBUF, autosizing off
+      fc.tcp.recvspace = static_cast<std::uint32_t>(tcp::setsockopt_buffer_bytes(tcp::SocketBufferOs::freebsd, false, window));
+      fc.tcp.recvbuf_auto = false;
+    }
     return sim.add<tcp::FreeBsdTcpReceiver>(name, host, fc);
   }
   tcp::LinuxTcpConfig rc;
   rc.port = port;
   rc.mtu = host_mtu(spec, hs.name);
   rc.max_connections = std::max(rc.max_connections, connections);
+  if (window > 0) {  // nuttcp -w: SO_RCVBUF (doubled, locked): the window it offers
+    const std::uint64_t rcvbuf = tcp::setsockopt_buffer_bytes(tcp::SocketBufferOs::linux, false, window);
+    rc.rcv_wnd = static_cast<std::uint32_t>(tcp::linux_window_from_rcvbuf(rcvbuf));
+    rc.initial_rcv_space = std::min(rc.initial_rcv_space, rc.rcv_wnd);
+  }
   return sim.add<tcp::LinuxTcpReceiver>(name, host, rc);
 }
 
@@ -557,8 +569,38 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     c.stop = fl.stop ? std::min(*fl.stop, spec.duration) : spec.duration;
     c.flow_id = flow_id++;
     c.send_buffer = static_cast<std::uint64_t>(fl.send_buffer);
+    if (fl.app == "nuttcp") {
+      // nuttcp -u: -l defaults to the largest power of 2 within the TCP MSS of
+      // the control connection (IP, TCP and timestamp headers off the MTU).
+      if (c.payload_bytes == 0) {
+        const std::uint32_t mss = host_mtu(spec, fl.from) - (spec.hosts[idx.ids.at(fl.from)].address.find(':') != std::string::npos ? 40u : 20u) - 32u;
+        c.payload_bytes = 1;
+        while (c.payload_bytes * 2 <= mss) c.payload_bytes *= 2;
+      }
+      if (fl.nuttcp.window > 0) {  // -w: SO_SNDBUF
+        const bool linux_tx = spec.hosts[idx.ids.at(fl.from)].os == "linux";
+        c.send_buffer = tcp::setsockopt_buffer_bytes(linux_tx ? tcp::SocketBufferOs::linux : tcp::SocketBufferOs::freebsd,
+                                                     true, fl.nuttcp.window);
+      }
+    }
     UdpSource* source = &sim.add<UdpSource>(fl.name, *from, c);
-    b.udp_flows.push_back({&fl, source, sink});
+    BuiltUdpFlow built{&fl, source, sink};
+    if (fl.app == "nuttcp") {
+      NuttcpFlowConfig nc;
+      nc.start = c.start;
+      nc.time = std::max<SimTime>(0, c.stop - c.start);
+      nc.interval = fl.nuttcp.interval;
+      nc.run_end = spec.duration;
+      nc.sender_host = from->id();
+      nc.buffer_len = c.payload_bytes;
+      nc.window = fl.nuttcp.window;
+      nc.rate_mbps = c.rate ? c.rate->mbps_value() : 0.0;
+      nc.version = fl.nuttcp.version;
+      auto& flow = sim.add<NuttcpUdpFlow>(fl.name + "/nuttcp", nc, *source, *sink);
+      flow.set_host_cpus(from->cpu(), to->cpu());
+      built.nuttcp = &flow;
+    }
+    b.udp_flows.push_back(built);
   }
 
   // One echo service per pinged host; each ping process its own identifier.
@@ -590,6 +632,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     std::shared_ptr<std::vector<TcpFlowDriver*>> drivers;
     std::shared_ptr<std::vector<app::Iperf3Server*>> servers;
     std::shared_ptr<std::vector<app::Iperf2Server*>> iperf2_servers;
+    std::shared_ptr<std::vector<NuttcpTcpFlow*>> nuttcp;
   };
   std::map<std::pair<std::string, std::uint16_t>, Listener> listeners;
   for (const auto& fl : spec.tcp_flows) {
@@ -599,15 +642,19 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     auto* to = static_cast<Host*>(b.nodes[idx.ids.at(fl.to)]);
     // Connection slots: one per bulk flow, control + -P data connections per
     // iperf3 flow, -P connections per iperf2 flow.
+    // nuttcp: -N connections; its -w sets the listening socket's SO_RCVBUF
+    // (the first nuttcp flow's to this port).
     int connections = 0;
+    std::uint64_t window = 0;
     for (const TcpFlowSpec& o : spec.tcp_flows) {
       if (o.to != fl.to || o.dst_port != fl.dst_port || o.reverse) continue;
-      connections += o.app == "iperf3" ? 1 + o.parallel : o.app == "iperf2" ? o.parallel : 1;
+      connections += o.app == "iperf3" ? 1 + o.parallel : o.app == "iperf2" || o.app == "nuttcp" ? o.parallel : 1;
+      if (o.app == "nuttcp" && window == 0) window = o.nuttcp.window;
     }
     tcp::TcpReceiveEndpoint* rx = nullptr;
     try {
       rx = &add_receive_endpoint(sim, spec, fl.to + "/tcp-" + std::to_string(fl.dst_port), *to,
-                                 spec.hosts[idx.ids.at(fl.to)], fl.dst_port, connections);  // hosts have the first ids
+                                 spec.hosts[idx.ids.at(fl.to)], fl.dst_port, connections, window);  // hosts have the first ids
     } catch (const std::invalid_argument&) {
       throw ScenarioError(fl.loc, "traffic." + fl.name + ".dst_port",
                           "tcp port " + std::to_string(fl.dst_port) + " on host '" + fl.to + "' is already in use");
@@ -616,6 +663,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     auto drivers = std::make_shared<std::vector<TcpFlowDriver*>>();
     auto servers = std::make_shared<std::vector<app::Iperf3Server*>>();
     auto iperf2_servers = std::make_shared<std::vector<app::Iperf2Server*>>();
+    auto nuttcp = std::make_shared<std::vector<NuttcpTcpFlow*>>();
     rx->set_on_accept([servers, iperf2_servers](tcp::TcpReceiveEndpoint::ConnId c) {
       for (app::Iperf3Server* srv : *servers) {
         if (srv->owns(c)) {
@@ -630,10 +678,16 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
         }
       }
     });
-    rx->set_on_data([drivers, servers, iperf2_servers](tcp::TcpReceiveEndpoint::ConnId c, std::uint64_t bytes) {
+    rx->set_on_data([drivers, servers, iperf2_servers, nuttcp](tcp::TcpReceiveEndpoint::ConnId c, std::uint64_t bytes) {
       for (TcpFlowDriver* d : *drivers) {
         if (d->owns(c)) {
           d->on_delivered(c, bytes);
+          return;
+        }
+      }
+      for (NuttcpTcpFlow* n : *nuttcp) {
+        if (n->owns(c)) {
+          n->on_delivered(c, bytes);
           return;
         }
       }
@@ -650,7 +704,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
         }
       }
     });
-    listeners.emplace(key, Listener{rx, drivers, servers, iperf2_servers});
+    listeners.emplace(key, Listener{rx, drivers, servers, iperf2_servers, nuttcp});
   }
   // iperf3 -R: one FreeBSD listener per distinct (from, dst_port), where the
   // iperf3 server runs; also created before any ephemeral port is taken.
@@ -681,11 +735,16 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     }
     const bool linux_sender = spec.hosts[idx.ids.at(fl.from)].os == "linux";  // hosts have the first ids
     Listener& l = listeners.at(std::make_pair(fl.to, fl.dst_port));
-    const tcp::FreeBsdTcpConfig sc = sender_config(spec, fl);
+    tcp::FreeBsdTcpConfig sc = sender_config(spec, fl);
     tcp::lnx::LinuxTcpConfig lc;
     lc.cc = fl.cc;
     lc.sack = fl.sack;
     lc.tso = fl.tso;
+    if (fl.app == "nuttcp" && fl.nuttcp.window > 0) {  // nuttcp -w: SO_SNDBUF, autotuning off
+      lc.wmem_max = static_cast<std::uint32_t>(tcp::setsockopt_buffer_bytes(tcp::SocketBufferOs::linux, true, fl.nuttcp.window));
+      sc.sendspace = static_cast<std::uint32_t>(tcp::setsockopt_buffer_bytes(tcp::SocketBufferOs::freebsd, true, fl.nuttcp.window));
+      sc.sendbuf_auto = false;
+    }
     const SimTime start = flow_start(sim, fl);
     // iperf's -P data connections: the first carries the flow's name.
     const HostSpec& from_spec = spec.hosts[idx.ids.at(fl.from)];
@@ -726,6 +785,28 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
       BuiltTcpFlow built{&fl, streams.front(), streams, l.rx, &flow};
       built.iperf2_client = &client;
       built.iperf2_server = &server;
+      built.start = start;
+      b.tcp_flows.push_back(built);
+      continue;
+    }
+    if (fl.app == "nuttcp") {
+      // nuttcp -t -N: the data connections (the first carries the flow's name);
+      // the control connection (port 5000) is not modelled.
+      const std::vector<tcp::TcpSendSocket*> streams = add_streams();
+      NuttcpFlowConfig nc;
+      nc.start = start;
+      nc.time = fl.nuttcp.time;
+      nc.interval = fl.nuttcp.interval;
+      nc.run_end = spec.duration;
+      nc.sender_host = from->id();
+      nc.buffer_len = static_cast<std::uint32_t>(fl.length);
+      nc.window = fl.nuttcp.window;
+      nc.version = fl.nuttcp.version;
+      auto& flow = sim.add<NuttcpTcpFlow>(fl.name + "/nuttcp", nc, streams, *l.rx);
+      flow.set_host_cpus(from->cpu(), to->cpu());
+      l.nuttcp->push_back(&flow);
+      BuiltTcpFlow built{&fl, streams.front(), streams, l.rx, &flow};
+      built.nuttcp = &flow;
       built.start = start;
       b.tcp_flows.push_back(built);
       continue;

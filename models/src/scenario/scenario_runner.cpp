@@ -17,6 +17,7 @@
 #include "netsim/host/host.h"
 #include "netsim/scenario/scenario_builder.h"
 #include "netsim/scenario/scenario_captures.h"
+#include "netsim/scenario/nuttcp_flow.h"
 #include "netsim/version.h"
 
 namespace netsim {
@@ -658,6 +659,9 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
     sim.run_until(spec.duration);
     // TCP counters end with the run (the drain only lets packets land).
     for (const BuiltTcpFlow& f : b.tcp_flows) f.driver->finish();
+    for (const BuiltUdpFlow& f : b.udp_flows) {
+      if (f.nuttcp != nullptr) f.nuttcp->finish();
+    }
     for (const BuiltSiftr& s : b.siftrs) s.siftr->finish();
     for (const VSwitch* v : b.vswitches) vswitch_cpu_at_end.push_back(v->cpu() ? v->cpu()->used().total() : 0);
     for (const Link* l : b.links) {
@@ -687,6 +691,25 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
     if (f.iperf3_client != nullptr) add_iperf3(out, spec, f);
     if (f.iperf3_reverse_client != nullptr) add_iperf3_reverse(out, spec, f);
     if (f.iperf2_client != nullptr) add_iperf2(out, spec, f);
+  }
+  // What the nuttcp client reports, for app: nuttcp flows of either kind, in file order.
+  struct NuttcpFill {
+    int order;
+    const std::string* name;
+    std::function<void(results::NuttcpResult&)> fill;
+  };
+  std::vector<NuttcpFill> nuttcp;
+  for (const BuiltTcpFlow& f : b.tcp_flows) {
+    if (f.nuttcp != nullptr) nuttcp.push_back({f.spec->order, &f.spec->name, [&f](results::NuttcpResult& r) { f.nuttcp->fill(r); }});
+  }
+  for (const BuiltUdpFlow& f : b.udp_flows) {
+    if (f.nuttcp != nullptr) nuttcp.push_back({f.spec->order, &f.spec->name, [&f](results::NuttcpResult& r) { f.nuttcp->fill(r); }});
+  }
+  std::sort(nuttcp.begin(), nuttcp.end(), [](const NuttcpFill& a, const NuttcpFill& c) { return a.order < c.order; });
+  for (const NuttcpFill& n : nuttcp) {
+    auto* r = out.add_nuttcp();
+    r->set_flow(*n.name);
+    n.fill(*r);
   }
   for (std::size_t i = 0; i < b.links.size(); ++i) {
     add_channel_stats(out, b.links[i]->name(), b.links[i]->a_to_b(), busy_at_end[2 * i], spec.duration);

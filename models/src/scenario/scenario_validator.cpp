@@ -127,6 +127,12 @@ class Validator {
   void parse_udp_flow(const std::string& name, const Field& f);
   void parse_ping_flow(const std::string& name, const Field& f);
   void parse_tcp_flow(const std::string& name, const Field& f);
+  // nuttcp's own keys (-w, -i, the output layout; -N is the caller's): true
+  // if `key` is one; where each was written goes to `at`.
+  bool read_nuttcp_key(const std::string& key, const Field& v, NuttcpSpec& n, std::map<std::string, Field>& at);
+  // After a flow's keys: a nuttcp key on a flow of another app, or an -i
+  // longer than -T, is an error at that key.
+  void check_nuttcp_keys(const std::string& app, const NuttcpSpec& n, const std::map<std::string, Field>& at);
   // Where the keys every flow type shares were written, for later checks.
   struct SharedFlowFields {
     std::optional<Field> from, to, start, stop;
@@ -1074,17 +1080,66 @@ void Validator::check_flow_ends(const Field& f, const std::set<std::string>& see
   });
 }
 
+bool Validator::read_nuttcp_key(const std::string& key, const Field& v, NuttcpSpec& n,
+                                std::map<std::string, Field>& at) {
+  if (key == "window") {
+    n.window = static_cast<std::uint64_t>(r_.size(v, 1, std::int64_t{1} << 30));
+  } else if (key == "interval") {
+    n.interval = r_.duration(v);
+    if (n.interval <= 0) r_.fail(v, "interval (-i) must be greater than zero");
+  } else if (key == "version") {
+    n.version = static_cast<int>(r_.integer(v, 5, 6));
+  } else if (key == "time" || key == "streams") {
+    // Read by the caller (-T, -N); only where it was written is kept here.
+  } else {
+    return false;
+  }
+  at.emplace(key, v);
+  return true;
+}
+
+void Validator::check_nuttcp_keys(const std::string& app, const NuttcpSpec& n, const std::map<std::string, Field>& at) {
+  for (const auto& [key, v] : at) {
+    const bool own = std::find(kNuttcpKeys.begin(), kNuttcpKeys.end(), key) != kNuttcpKeys.end();
+    if (app != "nuttcp" && own) {
+      r_.fail(v, key + " applies only to flows with app: nuttcp; this flow has app: " + app);
+    }
+  }
+  const auto interval = at.find("interval");
+  if (app == "nuttcp" && interval != at.end() && n.interval > n.time) {
+    r_.fail(interval->second, "interval (-i, " + format_duration(n.interval) + ") must not be longer than time (-T, " +
+                                  format_duration(n.time) + ")");
+  }
+}
+
 void Validator::parse_udp_flow(const std::string& name, const Field& f) {
   auto fl = new_flow<UdpFlowSpec>(name, f);
   SharedFlowFields at;
+  std::map<std::string, Field> nuttcp_at;
+  std::optional<Field> size_at, length_at, time_at, send_buffer_at;
   const auto seen = r_.visit_fields(f, kUdpFlowKeys, [&](const std::string& key, const Field& v) {
     if (read_shared_flow_key(key, v, fl, at)) return;
-    if (key == "src_port") {
+    if (read_nuttcp_key(key, v, fl.nuttcp, nuttcp_at)) {
+      if (key == "time") {
+        fl.nuttcp.time = r_.duration(v);
+        if (fl.nuttcp.time <= 0) r_.fail(v, "time (-T) must be greater than zero");
+        time_at.emplace(v);
+      }
+      return;
+    }
+    if (key == "app") {
+      fl.app = r_.choice(v, kUdpApps);
+    } else if (key == "length") {
+      fl.payload_bytes = r_.size(v, 1, kMaxUdpPayload);
+      length_at.emplace(v);
+    } else if (key == "src_port") {
       fl.src_port = static_cast<std::uint16_t>(r_.integer(v, 1, 65535));
     } else if (key == "size") {
       fl.payload_bytes = r_.size(v, 1, kMaxUdpPayload);
+      size_at.emplace(v);
     } else if (key == "send_buffer") {
       fl.send_buffer = r_.size(v, 0, std::int64_t{1} << 40);
+      send_buffer_at.emplace(v);
     } else if (key == "rate") {
       const std::string& text = r_.scalar(v, "a rate such as 500Mbps, or max");
       if (text == "max") {
@@ -1096,6 +1151,21 @@ void Validator::parse_udp_flow(const std::string& name, const Field& f) {
       }
     }
   });
+  // nuttcp -u: -l is `length` (default: the largest power of 2 within the
+  // path's TCP MSS, worked out by the builder: 0 here), -R `rate` (default
+  // 1 Mbps, DEFAULT_UDP_RATE), -T `time` (the flow stops at start + time).
+  check_nuttcp_keys(fl.app, fl.nuttcp, nuttcp_at);
+  if (fl.app == "nuttcp") {
+    if (size_at) r_.fail(*size_at, "an app: nuttcp flow takes its datagram size from length (-l), not size");
+    if (send_buffer_at) r_.fail(*send_buffer_at, "an app: nuttcp flow sets its send buffer with window (-w), not send_buffer");
+    if (at.stop) r_.fail(*at.stop, "an app: nuttcp flow runs for time (-T) from its start; stop does not apply");
+    if (!length_at) fl.payload_bytes = 0;
+    if (seen.count("rate") == 0) fl.rate = DataRate::mbps(1);
+    fl.stop = fl.start + fl.nuttcp.time;
+  } else {
+    if (length_at) r_.fail(*length_at, "length (-l) applies only to flows with app: nuttcp; a udp flow's datagram is its size");
+    if (time_at) r_.fail(*time_at, "time applies only to flows with app: nuttcp; a udp flow runs from start to stop");
+  }
   check_flow_ends(f, seen, fl, at);
   spec_.udp_flows.push_back(std::move(fl));
 }
@@ -1137,8 +1207,13 @@ void Validator::parse_tcp_flow(const std::string& name, const Field& f) {
   std::optional<Field> start_jitter_at;
   std::optional<Field> reverse_at;
   std::optional<Field> cc_at;
+  std::map<std::string, Field> nuttcp_at;
   const auto seen = r_.visit_fields(f, kTcpFlowKeys, [&](const std::string& key, const Field& v) {
     if (read_shared_flow_key(key, v, fl, at)) return;
+    if (key != "time" && read_nuttcp_key(key, v, fl.nuttcp, nuttcp_at)) {
+      if (key == "streams") fl.parallel = static_cast<int>(r_.integer(v, 1, 128));  // -N
+      return;
+    }
     if (key == "cc") {
       fl.cc = r_.choice(v, names_view(cc_names_));
       cc_at.emplace(v);
@@ -1169,7 +1244,9 @@ void Validator::parse_tcp_flow(const std::string& name, const Field& f) {
     }
   });
   // -P is an iperf3/iperf2 option: a bulk flow is one connection.
-  if (parallel_at && fl.app != "iperf3" && fl.app != "iperf2") {
+  if (parallel_at && fl.app == "nuttcp") {
+    r_.fail(*parallel_at, "an app: nuttcp flow sets its data connections with streams (-N), not parallel");
+  } else if (parallel_at && fl.app != "iperf3" && fl.app != "iperf2") {
     r_.fail(*parallel_at, "parallel (-P) applies only to flows with app: iperf3 or iperf2; this flow has app: " + fl.app);
   }
   // -R is an iperf3 option (iperf2's -R means something else and is not modelled).
@@ -1178,6 +1255,15 @@ void Validator::parse_tcp_flow(const std::string& name, const Field& f) {
   }
   // iperf2's default port (iperf3's is the tcp flows' default, 5201).
   if (fl.app == "iperf2" && seen.count("dst_port") == 0) fl.dst_port = 5001;
+  // nuttcp: -T is `time`, -N `streams`, -l `length` (64 KiB, nuttcp's TCP
+  // buflen), data port 5101 (6.2.8 and later; 5001 before).
+  if (fl.app == "nuttcp") {
+    fl.nuttcp.time = fl.time;
+    if (seen.count("length") == 0) fl.length = 65536;
+    if (seen.count("dst_port") == 0) fl.dst_port = 5101;
+    if (at.stop) r_.fail(*at.stop, "an app: nuttcp flow runs for time (-T) from its connect; stop does not apply");
+  }
+  check_nuttcp_keys(fl.app, fl.nuttcp, nuttcp_at);
   check_flow_ends(f, seen, fl, at);
   // The sender's os decides which modules exist (and the default: Linux's
   // net.ipv4.tcp_congestion_control is cubic). Pass 2: hosts are known then.

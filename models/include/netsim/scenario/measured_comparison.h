@@ -99,9 +99,14 @@ inline double compared_value(bool count, double v) { return count && v < 1.0 ? 1
 // a count in percent of max(measured, 1), so that a measured 0 stays finite.
 double measured_error(const MeasuredMetric& k, double simulated, double measured);
 inline bool MeasuredMetric::is_count() const { return !is_fairness() && is_count_metric(metric); }
+// nuttcp_tx_cpu_pct / nuttcp_rx_cpu_pct: nuttcp's %TX and %RX, its
+// processes' user + system time over real time (docs/nuttcp.md "CPU").
+inline bool is_nuttcp_metric(const std::string& metric) {
+  return metric == "nuttcp_tx_cpu_pct" || metric == "nuttcp_rx_cpu_pct";
+}
 inline bool is_cpu_metric(const std::string& metric) {
   return metric == "cpu_sender_pct" || metric == "cpu_receiver_pct" || metric == "iperf3_cpu_sender_pct" ||
-         metric == "iperf3_cpu_receiver_pct";
+         metric == "iperf3_cpu_receiver_pct" || is_nuttcp_metric(metric);
 }
 inline bool MeasuredMetric::in_points() const { return !is_fairness() && is_cpu_metric(metric); }
 

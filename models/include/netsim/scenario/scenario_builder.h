@@ -37,10 +37,14 @@ struct BuiltFilter {
   PacketFilter* filter;
 };
 
+class NuttcpUdpFlow;
+class NuttcpTcpFlow;
+
 struct BuiltUdpFlow {
   const UdpFlowSpec* spec;
   UdpSource* source;
   UdpSink* sink;
+  NuttcpUdpFlow* nuttcp = nullptr;  // app: nuttcp only
 };
 
 // One receive NIC: a host with a `nic:` block gets one per incoming link.
@@ -133,6 +137,7 @@ struct BuiltTcpFlow {
   app::Iperf3ReverseServer* iperf3_reverse_server = nullptr;
   app::Iperf2Client* iperf2_client = nullptr;  // app: iperf2 only
   app::Iperf2Server* iperf2_server = nullptr;
+  NuttcpTcpFlow* nuttcp = nullptr;  // app: nuttcp only
   SimTime start = 0;  // the flow's actual start: spec start plus its start_jitter draw
 };
 

@@ -226,6 +226,14 @@ struct FilterSpec {
   MatchSpec match;
 };
 
+// nuttcp's options other than those a flow already has (docs/nuttcp.md).
+struct NuttcpSpec {
+  SimTime time = 10'000'000'000'000;  // -T: 10 s (DEFAULT_TIMEOUT)
+  SimTime interval = 0;               // -i: 0 = no interval reports
+  std::uint64_t window = 0;           // -w: bytes; 0 = not given (autotuned buffers)
+  int version = 6;                    // --format nuttcp layout: 5 (5.x) or 6 (6.x and 7.x)
+};
+
 struct UdpFlowSpec {
   std::string name;
   SourceLoc loc;
@@ -239,6 +247,11 @@ struct UdpFlowSpec {
   SimTime start = 0;
   std::optional<SimTime> stop;        // nullopt: until the end of the run
   std::int64_t send_buffer = 212992;  // SO_SNDBUF in IP bytes (UdpSourceConfig); 0 = unlimited
+  // `app: nuttcp`: nuttcp -u (docs/nuttcp.md). payload_bytes is -l (default:
+  // the largest power of 2 not above the path's TCP MSS), rate -R (default
+  // 1 Mbps), `time` -T and the flow stops at start + time.
+  std::string app = "udp";
+  NuttcpSpec nuttcp;
 };
 
 // An iperf3-like bulk TCP transfer: a FreeBSD sender with unlimited data to a
@@ -280,6 +293,9 @@ struct TcpFlowSpec {
   // earlier connection to it left (tcp_hostcache's rmx_ssthresh, bytes; FreeBSD
   // keeps it an hour), which cc_conn_init starts from; 0: no entry.
   std::uint32_t hostcache_ssthresh = 0;
+  // app: nuttcp (docs/nuttcp.md): `parallel` is -N, `length` -l (default
+  // 64 KiB for this app), nuttcp.time -T.
+  NuttcpSpec nuttcp;
 };
 
 // `ping -c COUNT -i INTERVAL -s SIZE TO` run on `from` (models/app/ping_client.h):
