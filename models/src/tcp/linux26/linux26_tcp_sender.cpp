@@ -622,6 +622,7 @@ void Linux26TcpSender::tcp_ack(const Packet& p) {
 // (tcp_ack_saw_tstamp), else from an unretransmitted skb (Karn).
 void Linux26TcpSender::clean_rtx_queue(int& flag) {
   std::int64_t seq_rtt = -1;
+  const std::uint32_t prior_packets = tp_.packets_out;
   while (sent_ > 0) {
     Skb& s = skb_at(0);
     if (after(s.end_seq, tp_.snd_una)) {
@@ -652,6 +653,10 @@ void Linux26TcpSender::clean_rtx_queue(int& flag) {
     wmem_queued_ -= len(s);
     bytes_acked_ += len(s);
     pop_front();
+  }
+  // tcp_clean_rtx_queue's pkts_acked hook (2.6.13+; BIC's delayed-ACK ratio).
+  if (prior_packets != tp_.packets_out && config_.version != KernelVersion::v2_6_12) {
+    ca_->pkts_acked(tp_, prior_packets - tp_.packets_out);
   }
   if (flag & FLAG_ACKED) {
     if (ts_on_ && tsecr_ != 0) {
@@ -721,6 +726,7 @@ void Linux26TcpSender::cong_avoid(std::uint32_t ack, std::uint32_t prior_in_flig
     in_flight = std::max(in_flight, tp_.snd_cwnd);
   }
   ca_->cong_avoid(tp_, ack, rtt, in_flight, 1);
+  tp_.snd_cwnd_stamp = tp_.jiffies;  // 2.6.13's tcp_cong_avoid wrapper
 }
 
 // Duplicate ACKs, fast retransmit and Recovery (simplified, see the header).
@@ -791,6 +797,7 @@ void Linux26TcpSender::retransmit_timer() {
   tp_.high_seq = tp_.snd_nxt;
   tp_.ca_state = TCP_CA_Loss;
   ca_->set_state(tp_, TCP_CA_Loss);
+  if (config_.version == KernelVersion::v2_6_12) ca_->init(tp_);  // 2.6.12 resets BIC's state on loss itself
   for (std::uint32_t i = 0; i < sent_; ++i) skb_at(i).sacked |= kRetrans;
   total_retrans_ += tp_.packets_out;
   sent_ = 0;
