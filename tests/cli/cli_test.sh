@@ -238,6 +238,18 @@ else
   failures=$((failures + 1)); echo "FAIL t5-predictions"; cat "$work/out"
 fi
 
+# T3: the CSV columns; with the fit, 2.6.12 above 2.6.14 for one stream,
+# 2.6.14 frozen well below it, and 3 streams on 2.6.14 recovering.
+t3=$src/scenarios/t3-linux-2.6-regression.yaml
+expect t3-csv 0 '^kernel,streams,seed,mbps,sender_cpu_pct,receiver_cpu_pct,measured_mbps,measured_sender_cpu_pct,measured_receiver_cpu_pct,error_pct$' '' -- \
+  "$netsim" run "$t3" --profile "$src/scenarios/profiles/t3-fit.profile.yaml" --set seeds=1 --format csv -j 2
+if awk -F, '$1 == "2.6.12" && $2 == 1 { a = $4 } $1 == "2.6.14" && $2 == 1 { b = $4; tx = $5 } $1 == "2.6.14" && $2 == 3 { c = $4 }
+            END { exit !(a > 1.8 * b && c > 1.5 * b && tx < 50) }' "$work/out"; then
+  passes=$((passes + 1)); echo "ok   t3-directions"
+else
+  failures=$((failures + 1)); echo "FAIL t3-directions"; cat "$work/out"
+fi
+
 # iperf3 -R: the shipped example validates and runs; the client's report says
 # reverse mode; reverse on a non-iperf3 flow is named with file, line and field.
 rev=$src/scenarios/iperf3-reverse.yaml
