@@ -375,6 +375,47 @@ TEST(MeasuredComparison, RepeatedMeasurementsShowTheirRunsAndRange) {
             std::string::npos) << single.str();
 }
 
+// A block's cell may give a value as { mean, runs, range }: the mean of
+// repeated measurements and their spread (table T3's 20 runs per kernel).
+TEST(MeasuredComparison, ABlockCellMayGiveMeanRunsAndRange) {
+  std::string text = kTwoFlows;
+  const std::string from = "s1: 317, ";
+  text.replace(text.find(from), from.size(), "s1: { mean: 317, runs: 20, range: [290, 340] }, ");
+  auto m = parse_measured(parse_scenario_text(text, "cmp2.yaml"));
+  ASSERT_TRUE(m.has_value());
+  const MeasuredCell& c = m->cells[0];
+  EXPECT_DOUBLE_EQ(c.values[0], 317);
+  ASSERT_EQ(c.runs.size(), 3u);
+  EXPECT_EQ(c.runs[0], 20u);
+  EXPECT_EQ(c.runs[1], 1u);  // a plain number in the same cell: one run
+  EXPECT_DOUBLE_EQ(c.min_values[0], 290);
+  EXPECT_DOUBLE_EQ(c.max_values[0], 340);
+  EXPECT_DOUBLE_EQ(c.min_values[1], 533);
+  EXPECT_TRUE(m->cells[1].runs.empty());  // no map: as before
+  std::ostringstream out;
+  write_comparison_text(out, two_flow_runs(), *m);
+  EXPECT_NE(line_starting(out.str(), "  100Mbps ").find("290.0-340.0"), std::string::npos) << out.str();
+
+  auto expect_error = [&](const std::string& value, const std::string& field, const std::string& fragment) {
+    std::string bad = kTwoFlows;
+    bad.replace(bad.find(from), from.size(), "s1: " + value + ", ");
+    try {
+      parse_measured(parse_scenario_text(bad, "bad2.yaml"));
+      FAIL() << "no error for " << value;
+    } catch (const ScenarioError& e) {
+      EXPECT_EQ(e.field, field) << e.what();
+      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    }
+  };
+  expect_error("{ runs: 3 }", "measured.cells[0].s1.mean", "needs its mean");
+  expect_error("{ mean: 317, range: [290, 340] }", "measured.cells[0].s1.runs", "number of runs");
+  expect_error("{ mean: 317, runs: 1, range: [290, 340] }", "measured.cells[0].s1.runs", "at least 2");
+  expect_error("{ mean: 317, runs: 5, range: [320, 340] }", "measured.cells[0].s1.range", "hold the mean");
+  expect_error("{ mean: 317, runs: 5, range: [300] }", "measured.cells[0].s1.range", "[min, max]");
+  expect_error("{ mean: 317, spread: 3 }", "measured.cells[0].s1.spread", "unknown key");
+  expect_error("{ mean: -1 }", "measured.cells[0].s1.mean", "positive");
+}
+
 TEST(MeasuredComparison, RankingOfTheThroughputsAgainstMeasured) {
   const auto m = parse_measured(parse_scenario_text(kTwoFlows, "cmp2.yaml"));
   ASSERT_TRUE(m.has_value());

@@ -68,6 +68,32 @@ const std::string kBase =
     "  f: { type: udp, from: a, to: b }\n";
 
 // ---------------------------------------------------------------------------
+// enabled: a flow switched off is validated, then left out of the run.
+
+TEST(ScenarioLoader, DisabledFlowsAreLeftOut) {
+  const std::string yaml = kBase +
+                           "  t: { type: tcp, from: a, to: b, enabled: false }\n"
+                           "  p: { type: ping, from: a, to: b, enabled: true }\n";
+  const ScenarioSpec s = parse_scenario_text(yaml, "inline.yaml");
+  ASSERT_EQ(s.udp_flows.size(), 1u);
+  EXPECT_TRUE(s.tcp_flows.empty());
+  ASSERT_EQ(s.ping_flows.size(), 1u);
+  // A sweep value turns it back on (and the udp flow off).
+  const ScenarioSpec swapped = parse_scenario_text(
+      yaml, "inline.yaml", {{"traffic.t.enabled", "true"}, {"traffic.f.enabled", "false"}});
+  EXPECT_EQ(swapped.tcp_flows.size(), 1u);
+  EXPECT_TRUE(swapped.udp_flows.empty());
+}
+TEST(ScenarioLoaderErrors, DisabledFlowIsStillValidated) {
+  expect_text_error(kBase + "  t: { type: tcp, from: a, to: nowhere, enabled: false }\n", 10, 32, "traffic.t.to",
+                    "unknown host 'nowhere'");
+}
+TEST(ScenarioLoaderErrors, EnabledMustBeBoolean) {
+  expect_text_error(kBase + "  t: { type: tcp, from: a, to: b, enabled: maybe }\n", 10, 44, "traffic.t.enabled",
+                    "expected true or false");
+}
+
+// ---------------------------------------------------------------------------
 // Good scenarios
 
 TEST(ScenarioLoader, FullScenarioValues) {
@@ -795,11 +821,11 @@ TEST(ScenarioTcp, NonBooleanSack) {
 }
 TEST(ScenarioTcp, UdpFlowRejectsCc) {
   expect_text_error(with_flow("  f: { type: udp, from: a, to: b, cc: cubic }"), 9, 35, "traffic.f.cc",
-                    "unknown key 'cc' (accepted keys: type, from, to, src_port, dst_port, size, rate, start, stop, send_buffer, app, length, time, interval, window, version)");
+                    "unknown key 'cc' (accepted keys: type, from, to, src_port, dst_port, size, rate, start, stop, send_buffer, app, length, time, interval, window, version, enabled)");
 }
 TEST(ScenarioTcp, TcpFlowRejectsSizeAndRate) {
   expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, size: 1000B }"), 9, 35, "traffic.f.size",
-                    "unknown key 'size' (accepted keys: type, from, to, dst_port, cc, start, stop, sack, lrd, tso, app, time, length, parallel, start_jitter, reverse, hostcache_ssthresh, window, interval, version, streams)");
+                    "unknown key 'size' (accepted keys: type, from, to, dst_port, cc, start, stop, sack, lrd, tso, app, time, length, parallel, start_jitter, reverse, hostcache_ssthresh, window, interval, version, streams, enabled)");
   expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, rate: 1Gbps }"), 9, 35, "traffic.f.rate",
                     "unknown key 'rate'");
   expect_text_error(with_flow("  f: { type: tcp, from: a, to: b, sak: true }"), 9, 35, "traffic.f.sak",

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <ostream>
@@ -408,6 +409,12 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec, CellsFrom f
   for (std::size_t i = 0; i < cells.size(); ++i) {
     const std::string field = "measured.cells[" + std::to_string(i) + "]";
     MeasuredCell c;
+    struct Ranged {
+      std::size_t runs;
+      double min, max;
+    };
+    std::vector<Ranged> ranged;  // per metric
+    bool any_ranged = false;
     c.key_values = r.values_of(cells[i], key_names(m), field);
     for (std::size_t k = 0; k < m.keys.size(); ++k) {
       if (key_paths_of(m, k).labelled() && key_value_paths(m, k, c.key_values[k]).empty()) {
@@ -422,17 +429,63 @@ std::optional<MeasuredSpec> parse_measured(const ScenarioSpec& spec, CellsFrom f
       // is then neither compared nor fitted. The first is always needed.
       if (!v && m.multi && &k != &m.metrics.front()) {
         c.values.push_back(kNotMeasured);
+        ranged.push_back({0, kNotMeasured, kNotMeasured});
         continue;
       }
       if (!v) r.fail(cells[i], field + "." + k.name, "missing the measured value " + scenario_internal::quoted(k.name));
-      const double x = r.number(v, field + "." + k.name);
-      if (k.is_count()) {
-        if (x < 0) r.fail(v, field + "." + k.name, "a measured count cannot be negative");
-      } else if (x <= 0) {
-        r.fail(v, field + "." + k.name, "a measured value must be positive");
+      const std::string vf = field + "." + k.name;
+      auto checked = [&](const YAML::Node& n, const std::string& where) {
+        const double x = r.number(n, where);
+        if (k.is_count()) {
+          if (x < 0) r.fail(n, where, "a measured count cannot be negative");
+        } else if (x <= 0) {
+          r.fail(n, where, "a measured value must be positive");
+        }
+        if (k.is_fairness() && x > 1) r.fail(n, where, "Jain's index is at most 1 (write 0.94 for 94%)");
+        return x;
+      };
+      // A plain number, or { mean, runs, range: [min, max] }: the mean of
+      // repeated measurements and their spread, printed beside the runs'.
+      if (!v.IsMap()) {
+        const double x = checked(v, vf);
+        c.values.push_back(x);
+        ranged.push_back({1, x, x});
+        continue;
       }
-      if (k.is_fairness() && x > 1) r.fail(v, field + "." + k.name, "Jain's index is at most 1 (write 0.94 for 94%)");
-      c.values.push_back(x);
+      for (const auto& kv : v) {
+        const std::string key = kv.first.as<std::string>();
+        if (key != "mean" && key != "runs" && key != "range") {
+          r.fail(kv.first, vf + "." + key, "unknown key (a measured value is a number or { mean, runs, range })");
+        }
+      }
+      if (!v["mean"]) r.fail(v, vf + ".mean", "a measured value given as a map needs its mean");
+      const double mean = checked(v["mean"], vf + ".mean");
+      Ranged rg{1, mean, mean};
+      if (v["runs"]) {
+        const double n = r.number(v["runs"], vf + ".runs");
+        if (n < 1 || n != std::floor(n) || n > 1e6) r.fail(v["runs"], vf + ".runs", "runs must be a whole number >= 1");
+        rg.runs = static_cast<std::size_t>(n);
+      }
+      if (const YAML::Node range = v["range"]) {
+        if (!range.IsSequence() || range.size() != 2) r.fail(range, vf + ".range", "expected [min, max]");
+        rg.min = checked(range[0], vf + ".range[0]");
+        rg.max = checked(range[1], vf + ".range[1]");
+        if (!(rg.min <= mean && mean <= rg.max)) {
+          r.fail(range, vf + ".range", "the range must hold the mean (min <= mean <= max)");
+        }
+        if (!v["runs"]) r.fail(v, vf + ".runs", "a measured range needs the number of runs it spans");
+        if (rg.runs < 2) r.fail(v["runs"], vf + ".runs", "a range spans at least 2 runs");
+      }
+      any_ranged = any_ranged || rg.runs > 1;
+      c.values.push_back(mean);
+      ranged.push_back(rg);
+    }
+    if (any_ranged) {
+      for (const Ranged& rg : ranged) {
+        c.runs.push_back(rg.runs);
+        c.min_values.push_back(rg.min);
+        c.max_values.push_back(rg.max);
+      }
     }
     c.value = c.values.front();
     m.cells.push_back(std::move(c));

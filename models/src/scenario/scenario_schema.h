@@ -73,28 +73,28 @@ inline constexpr std::array<std::string_view, 3> kEeeKeys{"wake", "lpi_after", "
 inline constexpr std::array<std::string_view, 8> kFilterKeys{"host",   "hook",        "type",  "every",
                                                              "packet", "probability", "match", "params"};
 inline constexpr std::array<std::string_view, 3> kMatchKeys{"protocol", "src_port", "dst_port"};
-inline constexpr std::array<std::string_view, 16> kUdpFlowKeys{"type",   "from",     "to",   "src_port", "dst_port",
+inline constexpr std::array<std::string_view, 17> kUdpFlowKeys{"type",   "from",     "to",   "src_port", "dst_port",
                                                                "size",   "rate",     "start", "stop",    "send_buffer",
                                                                "app",    "length",   "time", "interval", "window",
-                                                               "version"};
+                                                               "version", "enabled"};
 inline constexpr std::array<std::string_view, 2> kUdpApps{"udp", "nuttcp"};
 // The keys only `app: nuttcp` flows take (-w, -i, the output layout, -N).
 inline constexpr std::array<std::string_view, 4> kNuttcpKeys{"window", "interval", "version", "streams"};
-inline constexpr std::array<std::string_view, 21> kTcpFlowKeys{"type", "from", "to",  "dst_port", "cc",   "start", "stop",
+inline constexpr std::array<std::string_view, 22> kTcpFlowKeys{"type", "from", "to",  "dst_port", "cc",   "start", "stop",
                                                                "sack", "lrd",  "tso", "app",      "time", "length",
                                                                "parallel", "start_jitter", "reverse",
                                                                "hostcache_ssthresh", "window", "interval", "version",
-                                                               "streams"};
+                                                               "streams", "enabled"};
 inline constexpr std::array<std::string_view, 4> kTcpApps{"bulk", "iperf3", "iperf2", "nuttcp"};
-inline constexpr std::array<std::string_view, 9> kPingFlowKeys{"type",  "from",  "to",   "count", "interval",
-                                                               "size",  "start", "stop", "output"};
+inline constexpr std::array<std::string_view, 10> kPingFlowKeys{"type",  "from",  "to",   "count", "interval",
+                                                                "size",  "start", "stop", "output", "enabled"};
 inline constexpr std::array<std::string_view, 2> kPingOutputs{"freebsd", "linux"};
 // Every key of any flow type: what a sweep key may name (the type-specific
 // check happens when the value is tried on the scenario).
-inline constexpr std::array<std::string_view, 26> kAnyFlowKeys{
+inline constexpr std::array<std::string_view, 27> kAnyFlowKeys{
     "type", "from", "to", "src_port", "dst_port", "size", "rate", "cc", "sack", "lrd", "tso", "start", "stop",
     "app",  "time", "length", "parallel", "start_jitter", "reverse", "count", "interval", "output",
-    "hostcache_ssthresh", "window", "version", "streams"};
+    "hostcache_ssthresh", "window", "version", "streams", "enabled"};
 
 inline constexpr std::array<std::string_view, 4> kCaptureKeys{"snaplen", "dir", "hosts", "links"};
 // In HostCapturePoint order.

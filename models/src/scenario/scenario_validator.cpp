@@ -183,6 +183,11 @@ ScenarioSpec Validator::run(const YAML::Node& root) {
   r_.require(top, seen, kRequiredTop);
   for (const auto& check : deferred_) check();
   check_connectivity();
+  // Disabled flows were checked like the others; the run leaves them out.
+  const auto disabled = [](const auto& fl) { return !fl.enabled; };
+  std::erase_if(spec_.tcp_flows, disabled);
+  std::erase_if(spec_.udp_flows, disabled);
+  std::erase_if(spec_.ping_flows, disabled);
   return std::move(spec_);
 }
 
@@ -1043,6 +1048,8 @@ bool Validator::read_shared_flow_key(const std::string& key, const Field& v, Flo
   } else if (key == "stop") {
     fl.stop = r_.duration(v);
     at.stop.emplace(v);
+  } else if (key == "enabled") {
+    fl.enabled = r_.boolean(v);
   } else {
     return false;
   }

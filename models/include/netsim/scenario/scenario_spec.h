@@ -238,6 +238,9 @@ struct UdpFlowSpec {
   std::string name;
   SourceLoc loc;
   int order = 0;                  // position among all flows of the traffic section
+  // false: validated, then left out of the run (a sweep's linked axis turns
+  // flows on and off, e.g. T3's TCP and UDP rows of one table).
+  bool enabled = true;
   std::string from;
   std::string to;
   std::uint16_t src_port = 0;     // 0: chosen by the builder (ephemeral)
@@ -260,6 +263,9 @@ struct TcpFlowSpec {
   std::string name;
   SourceLoc loc;
   int order = 0;                  // position among all flows of the traffic section
+  // false: validated, then left out of the run (a sweep's linked axis turns
+  // flows on and off, e.g. T3's TCP and UDP rows of one table).
+  bool enabled = true;
   std::string from;
   std::string to;
   std::uint16_t dst_port = 5201;
@@ -306,6 +312,9 @@ struct PingFlowSpec {
   std::string name;
   SourceLoc loc;
   int order = 0;                  // position among all flows of the traffic section
+  // false: validated, then left out of the run (a sweep's linked axis turns
+  // flows on and off, e.g. T3's TCP and UDP rows of one table).
+  bool enabled = true;
   std::string from;
   std::string to;
   std::uint64_t count = 0;        // 0: until stop (or the end of the run)
