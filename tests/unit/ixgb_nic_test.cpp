@@ -169,6 +169,23 @@ TEST(IxgbNic, TsoFrameLeavesAsWireSegmentsAtLineRate) {
   EXPECT_EQ(net.sim.packets().in_use(), 0u);
 }
 
+// The transmit interrupt (ixgb_intr) runs where the NIC's interrupt is
+// bound, the irq core, not on the application's core.
+TEST(IxgbNic, TheTransmitInterruptRunsOnTheIrqCore) {
+  IxgbNicConfig cfg;
+  cfg.bus = fast_bus();
+  IxgbNet net(&cfg, nullptr);
+  HostCpuCosts costs;
+  costs.interrupt = 3 * kPicosPerMicro;
+  net.a->set_cpu(costs, HostCpuLayout{2, 0, 1});
+  net.script->at(0, tso_frame(0, 4));
+  net.sim.run();
+  EXPECT_EQ(net.a_nic->counters().tx_interrupts, 1u);
+  EXPECT_EQ(net.a->irq_cpu()->used()[CpuContext::interrupt], 3 * kPicosPerMicro);
+  EXPECT_EQ(net.a->cpu()->used()[CpuContext::interrupt], 0);
+  EXPECT_EQ(net.a_nic->tx_free_descriptors(), cfg.tx_descriptors);
+}
+
 TEST(IxgbNic, TheDefaultBusPacesTsoSegmentsBelowLineRate) {
   IxgbNicConfig cfg;  // 133 MHz x 64, MMRBC 512, 8 cycles
   IxgbNet net(&cfg, nullptr);

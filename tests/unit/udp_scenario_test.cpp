@@ -266,6 +266,47 @@ TEST(UdpScenario, SendBufferBlocksAFastSourceAtItsLinksRate) {
   EXPECT_EQ(d.packets_dropped, 0u);
 }
 
+// With a CPU model, each datagram is a sendto() on the sender's core (copy
+// plus the stack's per-packet work) and a recvmsg() on the receiver's (copy):
+// the CPU paces the source, and a slower reader fills its receive buffer.
+TEST(UdpScenario, SendtoAndRecvmsgCostTheProcessesCpu) {
+  auto run = [](const std::string& rx_copy) {
+    const std::string yaml =
+        "name: udpcpu\nduration: 100ms\nhosts:\n"
+        "  a: { address: 10.0.0.1, os: linux, cpu: { copy_per_kib: 1024ns, tx_packet: 4us } }\n"
+        "  b: { address: 10.0.0.2, os: linux, cpu: { copy_per_kib: " + rx_copy + " } }\n"
+        "links:\n  a-b: { ends: [a, b], rate: 10Gbps, mtu: 9000 }\n"
+        "traffic:\n  f: { type: udp, from: a, to: b, size: 8192B, rate: max }\n";
+    const ScenarioSpec spec = parse_scenario_text(yaml, "udpcpu.yaml");
+    BuiltScenario built = build_scenario(spec);
+    built.sim->run_until(spec.duration);
+    const auto& flow = built.udp_flows[0];
+    const Host& tx = *static_cast<Host*>(built.nodes[0]);
+    return std::make_tuple(flow.source->packets_sent(), flow.sink->packets_received(), flow.sink->buffer_drops(),
+                           tx.cpu()->used()[CpuContext::system]);
+  };
+  // sendto: 8 KiB x 1024 ns + 4 us = 12.192 us; sendto n starts at n x 12.192
+  // us, n = 0 .. 8202 before 100 ms (8202 x 12.192 = 99.999 ms).
+  const auto [sent, received, drops, tx_system] = run("1024ns");
+  EXPECT_EQ(sent, 8203u);
+  EXPECT_EQ(drops, 0u);  // a reader as fast as the writer keeps up
+  EXPECT_GE(received, sent - 2);
+  // The sender's process is busy all the time: 8203 sendtos, the last one
+  // ending after 100 ms, minus what is unfinished at 100 ms.
+  EXPECT_GT(tx_system, 99'990'000'000);
+  EXPECT_LE(tx_system, 100'000'000'000);
+
+  // A reader at 16.384 us per datagram falls behind: the 212992-byte buffer
+  // (Linux's rmem_default) holds 25 datagrams of 8220 IP bytes, later
+  // arrivals that find it full are dropped; reads are 100 ms / 16.384 us.
+  const auto [sent2, received2, drops2, tx2] = run("2048ns");
+  EXPECT_EQ(sent2, 8203u);
+  EXPECT_GT(drops2, 0u);
+  EXPECT_EQ(received2 + drops2 + 2 >= sent2, true);
+  EXPECT_NEAR(static_cast<double>(received2), 100e6 / 16384.0 + 25, 3.0) << drops2;
+  (void)tx2;
+}
+
 // A queue without a limit that outgrows max_packets stops the run with a
 // message naming the time, the limit and the queue, instead of taking all
 // memory; the other runs of a sweep are not affected.

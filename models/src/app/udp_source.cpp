@@ -12,7 +12,11 @@ UdpSource::UdpSource(Simulation& sim, std::string name, Host& host, const UdpSou
   if (config_.src_port == 0) config_.src_port = host.ephemeral_port();
   interface_ = host.route(config_.dst);
   if (interface_ == nullptr) throw std::invalid_argument("udp source " + this->name() + ": no route to destination");
-  if (!config_.rate) interface_->add_listener(this);
+  if (HostCpu* cpu = host.cpu()) {
+    const HostCpuCosts& c = cpu->costs();
+    if (c.copy_per_kib > 0 || c.tx_packet > 0 || c.tx_segment > 0) cpu_ = cpu;
+  }
+  if (!config_.rate && cpu_ == nullptr) interface_->add_listener(this);
   sim.arm_at(timer_, config_.start);
 }
 
@@ -31,13 +35,21 @@ void UdpSource::send_one() {
   p->created = sim().now();
   ++sent_;
   last_send_ = sim().now();
+  if (cpu_ != nullptr) cpu_->run_copy(config_.payload_bytes);  // sendto's copy, before the stack's output work
   host_.send(p);
 }
 
+SimTime UdpSource::cpu_free() const { return std::max(sim().now(), cpu_->busy_until()); }
+
 void UdpSource::handle_event(std::uint64_t) {
   if (!active()) return;
-  if (!config_.rate) {
+  if (!config_.rate && cpu_ == nullptr) {
     fill_interface();
+    return;
+  }
+  if (cpu_ != nullptr && cpu_free() > sim().now()) {
+    // Still inside the previous sendto (or the core is busy with other work).
+    sim().arm_at(timer_, cpu_free());
     return;
   }
   if (send_buffer_full()) {
@@ -47,10 +59,15 @@ void UdpSource::handle_event(std::uint64_t) {
     return;
   }
   send_one();
-  const Int128 bits = static_cast<Int128>(sent_) * config_.payload_bytes * 8 * kPicosPerSecond;
-  const SimTime next = config_.start + static_cast<SimTime>(bits / config_.rate->bps());
-  // Behind schedule after a block: the next datagram goes at once.
-  if (next < config_.stop) sim().arm_at(timer_, std::max(next, sim().now()));
+  SimTime next = sim().now();
+  if (config_.rate) {
+    const Int128 bits = static_cast<Int128>(sent_) * config_.payload_bytes * 8 * kPicosPerSecond;
+    next = config_.start + static_cast<SimTime>(bits / config_.rate->bps());
+  }
+  // Behind schedule after a block: the next datagram goes at once (or when
+  // this sendto returns).
+  next = std::max(next, cpu_ != nullptr ? cpu_free() : sim().now());
+  if (next < config_.stop) sim().arm_at(timer_, next);
 }
 
 bool UdpSource::mine(const Packet& p) const {

@@ -214,7 +214,7 @@ void IxgbNic::handle_event(std::uint64_t tag) {
       tx_cleaning_ += tx_done_;
       tx_done_ = 0;
       SimTime done = sim().now();
-      if (HostCpu* cpu = host_.cpu()) done = cpu->run(cpu->costs().interrupt, CpuContext::interrupt);
+      if (HostCpu* cpu = host_.irq_cpu()) done = cpu->run(cpu->costs().interrupt, CpuContext::interrupt);
       if (done > sim().now()) {
         sim().arm_at(tx_clean_timer_, done);
       } else {

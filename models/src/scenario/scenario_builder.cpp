@@ -552,8 +552,14 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     auto* from = static_cast<Host*>(b.nodes[idx.ids.at(fl.from)]);
     auto* to = static_cast<Host*>(b.nodes[idx.ids.at(fl.to)]);
     UdpSink* sink = nullptr;
+    const bool linux_rx = spec.hosts[idx.ids.at(fl.to)].os == "linux";
+    std::uint64_t rcvbuf = linux_rx ? kLinuxUdpRcvbufDefault : kFreeBsdUdpRecvspace;
+    if (fl.app == "nuttcp" && fl.nuttcp.window > 0) {  // -w: SO_RCVBUF on the server's socket too
+      rcvbuf = tcp::setsockopt_buffer_bytes(linux_rx ? tcp::SocketBufferOs::linux : tcp::SocketBufferOs::freebsd, false,
+                                            fl.nuttcp.window);
+    }
     try {
-      sink = &sim.add<UdpSink>(fl.name + "/sink", *to, fl.dst_port);
+      sink = &sim.add<UdpSink>(fl.name + "/sink", *to, fl.dst_port, rcvbuf);
     } catch (const std::invalid_argument&) {
       throw ScenarioError(fl.loc, "traffic." + fl.name + ".dst_port",
                           "port " + std::to_string(fl.dst_port) + " on host '" + fl.to +

@@ -17,6 +17,16 @@
 // a full-size datagram). The source counts its own bytes only once the
 // interface as a whole holds a send buffer's worth (it watches the queue from
 // then on), so a source that its link keeps up with costs nothing per packet.
+// CPU: on a host with a CPU model whose send costs are not all zero, each
+// datagram is one sendto() on the application's core: the copy of its
+// payload (copy_per_kib, system context), then the stack's and driver's
+// per-packet work that Host::send charges (tx_packet + tx_segment). The next
+// sendto starts when this one returns, so a CPU-bound sender runs at
+// payload / (copy + tx_packet + tx_segment) and its process is ~100% busy
+// (nuttcp -u's %TX, table T3's UDP rows). With a rate the datagram goes at
+// its scheduled time or when the CPU is free, whichever is later; at full
+// rate the CPU alone paces the source (the interface's queue is not kept
+// filled: the send buffer still blocks it when frames pile up).
 #pragma once
 
 #include <cstdint>
@@ -65,6 +75,8 @@ class UdpSource final : public Component, public EventHandler, public ChannelLis
  private:
   static constexpr std::uint64_t kFullRateDepth = 2;  // frames kept queued in full-rate mode
   bool active() const;
+  // When the CPU-paced source may issue its next sendto (now if the CPU is idle).
+  SimTime cpu_free() const;
   bool mine(const Packet& p) const;
   bool send_buffer_full();
   void send_one();
@@ -73,6 +85,7 @@ class UdpSource final : public Component, public EventHandler, public ChannelLis
   Host& host_;
   UdpSourceConfig config_;
   Channel* interface_ = nullptr;
+  HostCpu* cpu_ = nullptr;  // set when sendto costs CPU time (see above)
   Timer timer_;
   std::uint64_t sent_ = 0;
   SimTime last_send_ = 0;
