@@ -173,19 +173,6 @@ void Linux26TcpSender::send_syn() {
   host_.send(p);
 }
 
-void Linux26TcpSender::send_ack() {
-  Packet* p = new_segment();
-  p->tcp.seq = tp_.snd_nxt;
-  p->tcp.ack = rcv_nxt_;
-  p->tcp.flags = tcp_flags::kAck;
-  p->tcp.window = kAdvertisedWindow >> config_.request_wscale;
-  p->tcp.ts_present = ts_on_;
-  p->tcp.ts_val = tp_.jiffies + ts_offset_;
-  p->tcp.ts_ecr = ts_recent_;
-  p->l4_header_bytes = kTcpHeaderBytes + p->tcp.option_bytes();
-  host_.send(p);
-}
-
 void Linux26TcpSender::handle_syn_ack(const Packet& p) {
   const TcpSegmentInfo& th = p.tcp;
   rcv_nxt_ = th.seq + 1;
@@ -381,6 +368,18 @@ bool Linux26TcpSender::nagle_allows(const Skb& s, bool last, bool nagle_push) co
   return !(len(s) < tp_.mss_cache && tp_.packets_out != 0 && minshall);
 }
 
+// tcp_time_stamp was jiffies: the timestamp option carries them.
+AckFields Linux26TcpSender::ack_fields() const {
+  return AckFields{rcv_nxt_, kAdvertisedWindow >> config_.request_wscale, ts_on_, tp_.jiffies + ts_offset_,
+                   ts_recent_};
+}
+
+void Linux26TcpSender::send_ack() {
+  Packet* p = new_segment();
+  fill_segment(*p, tp_.snd_nxt, tcp_flags::kAck, 0, ack_fields());
+  host_.send(p);
+}
+
 // tcp_transmit_skb: a TSO skb goes to the device whole; a host whose
 // interface is a TSO vNIC (Host::tso_frames) gets it as one packet the
 // hypervisor cuts, any other as its MSS wire segments (the NIC's TSO), the
@@ -392,19 +391,10 @@ void Linux26TcpSender::transmit(std::uint32_t i, bool retransmit) {
   const std::uint32_t mss = tp_.mss_cache;
   auto emit = [&](std::uint32_t seq, std::uint32_t bytes, std::uint32_t segs, bool first) {
     Packet* p = new_segment();
-    if (segs > 1) {
-      p->segments = static_cast<std::uint16_t>(segs);
-      p->seg_payload = static_cast<std::uint16_t>(mss);
-    }
-    p->tcp.seq = seq;
-    p->tcp.ack = rcv_nxt_;
-    p->tcp.flags = tcp_flags::kAck | (n > 1 && seq + bytes == s.end_seq ? tcp_flags::kPush : 0);  // tcp_tso_set_push
-    p->tcp.window = kAdvertisedWindow >> config_.request_wscale;
-    p->tcp.ts_present = ts_on_;
-    p->tcp.ts_val = tp_.jiffies + ts_offset_;
-    p->tcp.ts_ecr = ts_recent_;
-    p->payload_bytes = bytes;
-    p->l4_header_bytes = kTcpHeaderBytes + p->tcp.option_bytes();
+    set_gso_frame(*p, segs, mss);
+    // tcp_tso_set_push: PSH on the last segment of a TSO skb.
+    const std::uint8_t push = n > 1 && seq + bytes == s.end_seq ? tcp_flags::kPush : 0;
+    fill_segment(*p, seq, tcp_flags::kAck | push, bytes, ack_fields());
     host_.send(p, first);
   };
   if (n > 1 && host_.tso_frames()) {
@@ -533,10 +523,7 @@ void Linux26TcpSender::tcp_push_one() {
 void Linux26TcpSender::deliver(Packet* p) {
   refresh_clock();
   if (state_ == State::syn_sent) {
-    if ((p->tcp.flags & (tcp_flags::kSyn | tcp_flags::kAck)) == (tcp_flags::kSyn | tcp_flags::kAck) &&
-        p->tcp.ack == iss_ + 1) {
-      handle_syn_ack(*p);
-    }
+    if (is_syn_ack_for(*p, iss_)) handle_syn_ack(*p);
     sim().packets().release(p);
     return;
   }
@@ -549,9 +536,15 @@ void Linux26TcpSender::deliver(Packet* p) {
   tcp_rcv(p);
 }
 
+// In-order data from the peer, ACKed at once.
+void Linux26TcpSender::receive_data(const Packet& p) {
+  peer_data_.accept(rcv_nxt_, p);
+  send_ack();
+}
+
 void Linux26TcpSender::tcp_rcv(Packet* p) {
   refresh_clock();
-  data_for_app_ = 0;
+  peer_data_.pending = 0;
   if (state_ == State::established && (p->tcp.flags & tcp_flags::kAck) != 0 && (p->tcp.flags & tcp_flags::kSyn) == 0) {
     if (p->payload_bytes == 0) {
       if (HostCpu* cpu = host_.context_cpu()) {
@@ -574,22 +567,7 @@ void Linux26TcpSender::tcp_rcv(Packet* p) {
     if (trace_) trace_(trace_sample(TcpTraceSample::Event::ack));
   }
   sim().packets().release(p);
-  if (data_for_app_ > 0) {
-    const std::uint64_t n = data_for_app_;
-    data_for_app_ = 0;
-    if (on_data_) on_data_(n);
-  }
-}
-
-void Linux26TcpSender::receive_data(const Packet& p) {
-  const auto todrop = static_cast<std::int32_t>(rcv_nxt_ - p.tcp.seq);
-  if (todrop >= 0 && todrop < static_cast<std::int32_t>(p.payload_bytes)) {
-    const std::uint32_t n = p.payload_bytes - static_cast<std::uint32_t>(todrop);
-    rcv_nxt_ += n;
-    bytes_received_ += n;
-    data_for_app_ += n;
-  }
-  send_ack();
+  peer_data_.hand_over();
 }
 
 void Linux26TcpSender::tcp_ack(const Packet& p) {
