@@ -39,6 +39,7 @@
 
 #include "netsim/host/host.h"
 #include "netsim/sim/packet_queue.h"
+#include "netsim/sim/ring_deque.h"
 #include "netsim/sim/tick_clock.h"
 #include "netsim/sim/timer.h"
 #include "netsim/tcp/linux26/tcp_congestion_ops26.h"
@@ -125,10 +126,21 @@ class Linux26TcpSender final : public Component, public Endpoint, public EventHa
   std::uint32_t len(const Skb& s) const { return s.end_seq - s.seq; }
   std::uint32_t pcount(const Skb& s) const { return tso_segs(len(s), tp_.mss_cache); }
 
-  // The write queue: sent skbs [0, sent_), unsent [sent_, count_).
-  Skb& skb_at(std::uint32_t i) { return q_[(q_head_ + i) % q_.size()]; }
-  void insert_after(std::uint32_t i, const Skb& s);  // tso_fragment / tcp_fragment: the tail part
-  void pop_front();
+  // The write queue, sk_write_queue split at sk_send_head into two rings:
+  // the sent skbs (oldest first) and the unsent ones from the send head on.
+  // Both splits the sender makes (tso_fragment of the send head,
+  // tcp_fragment of the retransmitted head) then cut the front skb of one
+  // ring in O(1), whatever the number of skbs in flight.
+  // Index i counts over both: sent [0, sent_count()), unsent after.
+  std::uint32_t sent_count() const { return static_cast<std::uint32_t>(sent_skbs_.size()); }
+  std::uint32_t queued_count() const { return static_cast<std::uint32_t>(sent_skbs_.size() + unsent_skbs_.size()); }
+  Skb& skb_at(std::uint32_t i) {
+    return i < sent_count() ? sent_skbs_[i] : unsent_skbs_[i - sent_count()];
+  }
+  Skb& queue_tail() { return skb_at(queued_count() - 1); }
+  void queue_new_skb() { unsent_skbs_.push_back(Skb{tp_.write_seq, tp_.write_seq, 0, 0}); }
+  void mark_send_head_sent();  // update_send_head: the send head joins the sent skbs
+  void requeue_sent();         // tcp_enter_loss: every sent skb is to go again, in order
 
   void refresh_clock();
   Packet* new_segment();
@@ -155,6 +167,7 @@ class Linux26TcpSender final : public Component, public Endpoint, public EventHa
   bool write_xmit_2_6_12(bool nagle_push);
   bool write_xmit_2_6_13(bool nagle_push);
   bool nagle_allows(const Skb& s, bool last, bool nagle_push) const;
+  // Skb i, the first sent skb or the send head, keeps `first_len` bytes.
   void fragment(std::uint32_t i, std::uint32_t first_len);
   void transmit(std::uint32_t i, bool retransmit);
   void cwnd_validate();
@@ -186,10 +199,8 @@ class Linux26TcpSender final : public Component, public Endpoint, public EventHa
   State state_ = State::closed;
   Linux26Stats stats_;
 
-  std::vector<Skb> q_;
-  std::uint32_t q_head_ = 0;
-  std::uint32_t count_ = 0;
-  std::uint32_t sent_ = 0;
+  RingDeque<Skb> sent_skbs_;
+  RingDeque<Skb> unsent_skbs_;
   std::uint32_t wmem_queued_ = 0;  // bytes in the write queue (sk_wmem_queued, payload only)
   std::uint32_t pushed_seq_ = 0;
   std::uint32_t snd_sml_ = 0;      // Minshall: end of the last small segment sent
