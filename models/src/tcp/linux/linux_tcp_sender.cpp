@@ -121,16 +121,13 @@ void LinuxTcpSender::send_syn() {
   host_.send(p);
 }
 
+AckFields LinuxTcpSender::ack_fields() const {
+  return AckFields{rcv_nxt_, kAdvertisedWindow >> config_.request_wscale, ts_on_, ts_now() + ts_offset_, ts_recent_};
+}
+
 void LinuxTcpSender::send_ack() {
   Packet* p = new_segment();
-  p->tcp.seq = tp_.snd_nxt;
-  p->tcp.ack = rcv_nxt_;
-  p->tcp.flags = tcp_flags::kAck;
-  p->tcp.window = kAdvertisedWindow >> config_.request_wscale;
-  p->tcp.ts_present = ts_on_;
-  p->tcp.ts_val = ts_now() + ts_offset_;
-  p->tcp.ts_ecr = ts_recent_;
-  p->l4_header_bytes = kTcpHeaderBytes + p->tcp.option_bytes();
+  fill_segment(*p, tp_.snd_nxt, tcp_flags::kAck, 0, ack_fields());
   host_.send(p);
 }
 
@@ -172,12 +169,9 @@ void LinuxTcpSender::handle_syn_ack(const Packet& p) {
 
 void LinuxTcpSender::deliver(Packet* p) {
   refresh_clock();
-  data_for_app_ = 0;
+  peer_data_.pending = 0;
   if (state_ == State::syn_sent) {
-    if ((p->tcp.flags & (tcp_flags::kSyn | tcp_flags::kAck)) == (tcp_flags::kSyn | tcp_flags::kAck) &&
-        p->tcp.ack == iss_ + 1) {
-      handle_syn_ack(*p);
-    }
+    if (is_syn_ack_for(*p, iss_)) handle_syn_ack(*p);
   } else if (state_ == State::established && (p->tcp.flags & tcp_flags::kAck) != 0 &&
              (p->tcp.flags & tcp_flags::kSyn) == 0) {
     if (ts_on_ && p->tcp.ts_present) ts_recent_ = p->tcp.ts_val;
@@ -186,23 +180,13 @@ void LinuxTcpSender::deliver(Packet* p) {
     if (trace_) trace_(trace_sample(TcpTraceSample::Event::ack));
   }
   sim().packets().release(p);
-  if (data_for_app_ > 0) {
-    const std::uint64_t n = data_for_app_;
-    data_for_app_ = 0;
-    if (on_data_) on_data_(n);
-  }
+  peer_data_.hand_over();
 }
 
 // In-order data from the peer (iperf3's control messages): ACKed at once,
 // as the quick-ACK mode of a fresh connection does.
 void LinuxTcpSender::receive_data(const Packet& p) {
-  const std::int32_t todrop = static_cast<std::int32_t>(rcv_nxt_ - p.tcp.seq);
-  if (todrop >= 0 && todrop < static_cast<std::int32_t>(p.payload_bytes)) {
-    const std::uint32_t len = p.payload_bytes - static_cast<std::uint32_t>(todrop);
-    rcv_nxt_ += len;
-    bytes_received_ += len;
-    data_for_app_ += len;
-  }
+  peer_data_.accept(rcv_nxt_, p);
   send_ack();
 }
 
@@ -220,19 +204,8 @@ void LinuxTcpSender::pop_skb() { rtx_head_ = static_cast<std::uint32_t>((rtx_hea
 void LinuxTcpSender::emit(std::uint32_t seq, std::uint32_t len, bool first_of_burst, std::uint32_t segments,
                           std::uint32_t mss) {
   Packet* p = new_segment();
-  if (segments > 1) {  // one GSO frame for a vNIC that segments it (Host::tso_frames)
-    p->segments = static_cast<std::uint16_t>(segments);
-    p->seg_payload = static_cast<std::uint16_t>(mss);
-  }
-  p->tcp.seq = seq;
-  p->tcp.ack = rcv_nxt_;
-  p->tcp.flags = tcp_flags::kAck | tcp_flags::kPush;
-  p->tcp.window = kAdvertisedWindow >> config_.request_wscale;
-  p->tcp.ts_present = ts_on_;
-  p->tcp.ts_val = ts_now() + ts_offset_;
-  p->tcp.ts_ecr = ts_recent_;
-  p->payload_bytes = len;
-  p->l4_header_bytes = kTcpHeaderBytes + p->tcp.option_bytes();
+  set_gso_frame(*p, segments, mss);
+  fill_segment(*p, seq, tcp_flags::kAck | tcp_flags::kPush, len, ack_fields());
   stats_.data_segments_sent += segments;
   stats_.bytes_sent += len;
   host_.send(p, first_of_burst);

@@ -15,6 +15,7 @@
 #include "netsim/tcp/linux26/linux26_tcp_sender.h"
 
 #include <algorithm>
+#include <cassert>
 
 #include "netsim/tcp/linux26/tcp_output26.h"
 #include "netsim/tcp/tcp_segment.h"
@@ -116,39 +117,28 @@ TcpSocketInfo Linux26TcpSender::info() const {
 
 // ---------------------------------------------------------------- the queue
 
-// Inserting moves the shorter side of the ring by one slot: the split of the
-// send head (the common case) moves only the sent skbs before it.
-void Linux26TcpSender::insert_after(std::uint32_t i, const Skb& s) {
-  if (count_ == q_.size()) {
-    std::rotate(q_.begin(), q_.begin() + q_head_, q_.end());
-    q_head_ = 0;
-    q_.resize(q_.size() * 2);
-  }
-  const std::uint32_t pos = i + 1;  // where s goes (i may be -1: the front)
-  if (pos < count_ - pos) {
-    q_head_ = static_cast<std::uint32_t>((q_head_ + q_.size() - 1) % q_.size());
-    ++count_;
-    for (std::uint32_t k = 0; k < pos; ++k) skb_at(k) = skb_at(k + 1);
-  } else {
-    for (std::uint32_t k = count_; k > pos; --k) skb_at(k) = skb_at(k - 1);
-    ++count_;
-  }
-  skb_at(pos) = s;
+void Linux26TcpSender::mark_send_head_sent() {
+  sent_skbs_.push_back(unsent_skbs_.front());
+  unsent_skbs_.pop_front();
 }
 
-void Linux26TcpSender::pop_front() {
-  q_head_ = static_cast<std::uint32_t>((q_head_ + 1) % q_.size());
-  --count_;
-  --sent_;
+void Linux26TcpSender::requeue_sent() {
+  while (!sent_skbs_.empty()) {
+    unsent_skbs_.push_front(sent_skbs_.back());
+    sent_skbs_.pop_back();
+  }
 }
 
 // tso_fragment / tcp_fragment: skb i keeps `first_len` bytes, the rest
-// follows it as a new unsent skb.
+// follows it as a skb of the same part of the queue. The split skb is the
+// front of its ring, so the first part goes in front of the rest in O(1).
 void Linux26TcpSender::fragment(std::uint32_t i, std::uint32_t first_len) {
-  Skb tail = skb_at(i);
-  tail.seq = skb_at(i).seq + first_len;
-  skb_at(i).end_seq = tail.seq;
-  insert_after(i, tail);
+  assert(i == 0 || i == sent_count());
+  RingDeque<Skb>& part = i < sent_count() ? sent_skbs_ : unsent_skbs_;
+  Skb first = part.front();
+  first.end_seq = first.seq + first_len;
+  part.front().seq = first.end_seq;
+  part.push_front(first);
 }
 
 // ---------------------------------------------------------------- handshake
@@ -173,19 +163,6 @@ void Linux26TcpSender::send_syn() {
   host_.send(p);
 }
 
-void Linux26TcpSender::send_ack() {
-  Packet* p = new_segment();
-  p->tcp.seq = tp_.snd_nxt;
-  p->tcp.ack = rcv_nxt_;
-  p->tcp.flags = tcp_flags::kAck;
-  p->tcp.window = kAdvertisedWindow >> config_.request_wscale;
-  p->tcp.ts_present = ts_on_;
-  p->tcp.ts_val = tp_.jiffies + ts_offset_;
-  p->tcp.ts_ecr = ts_recent_;
-  p->l4_header_bytes = kTcpHeaderBytes + p->tcp.option_bytes();
-  host_.send(p);
-}
-
 void Linux26TcpSender::handle_syn_ack(const Packet& p) {
   const TcpSegmentInfo& th = p.tcp;
   rcv_nxt_ = th.seq + 1;
@@ -204,8 +181,9 @@ void Linux26TcpSender::handle_syn_ack(const Packet& p) {
   tp_.snd_cwnd = tp_.mss_cache > 1460 ? 2 : (tp_.mss_cache > 1095 ? 3 : 4);
   tp_.snd_cwnd_stamp = tp_.jiffies;
   ca_->init(tp_);
-  q_.assign(config_.sndbuf / tp_.mss_cache + 8, Skb{});
-  q_head_ = count_ = sent_ = 0;
+  // Room for a full send buffer of MSS skbs in either part: no growth later.
+  sent_skbs_.reset(config_.sndbuf / tp_.mss_cache + 8);
+  unsent_skbs_.reset(config_.sndbuf / tp_.mss_cache + 8);
   pushed_seq_ = tp_.write_seq;
   snd_sml_ = tp_.snd_una;
   state_ = State::established;
@@ -225,11 +203,11 @@ std::uint64_t Linux26TcpSender::write(std::uint64_t bytes) {
   std::uint64_t done = 0;
   while (done < bytes && memory_free()) {
     const std::uint32_t goal = size_goal();
-    const bool extend = count_ > sent_ && len(skb_at(count_ - 1)) < goal;
-    const std::uint32_t room = extend ? goal - len(skb_at(count_ - 1)) : goal;
+    const bool extend = !unsent_skbs_.empty() && len(unsent_skbs_.back()) < goal;
+    const std::uint32_t room = extend ? goal - len(unsent_skbs_.back()) : goal;
     const auto copy = static_cast<std::uint32_t>(std::min<std::uint64_t>(room, bytes - done));
-    if (!extend) insert_after(count_ - 1, Skb{tp_.write_seq, tp_.write_seq, 0, 0});
-    skb_at(count_ - 1).end_seq += copy;
+    if (!extend) queue_new_skb();
+    unsent_skbs_.back().end_seq += copy;
     tp_.write_seq += copy;
     wmem_queued_ += copy;
     done += copy;
@@ -261,7 +239,7 @@ void Linux26TcpSender::writer_run() {
   if (sendmsg_left_ == 0) sendmsg_left_ = config_.write_len;
   owned_ = true;  // lock_sock
   const std::uint32_t goal = size_goal();
-  const bool extend = count_ > sent_ && len(skb_at(count_ - 1)) < goal;
+  const bool extend = !unsent_skbs_.empty() && len(unsent_skbs_.back()) < goal;
   if (!extend && !memory_free()) {
     // wait_for_sndbuf / wait_for_memory: push what is queued, sleep with the lock released.
     ++stats_.writer_sleeps;
@@ -273,9 +251,9 @@ void Linux26TcpSender::writer_run() {
     release_sock();
     return;
   }
-  const std::uint32_t room = extend ? goal - len(skb_at(count_ - 1)) : goal;
+  const std::uint32_t room = extend ? goal - len(unsent_skbs_.back()) : goal;
   copy_pending_ = std::min(room, sendmsg_left_);
-  if (!extend) insert_after(count_ == 0 ? 0xffffffffu : count_ - 1, Skb{tp_.write_seq, tp_.write_seq, 0, 0});
+  if (!extend) queue_new_skb();
   writer_busy_ = true;
   HostCpu* cpu = host_.cpu();
   const SimTime done = cpu != nullptr ? cpu->run_copy(copy_pending_) : sim().now();
@@ -285,7 +263,8 @@ void Linux26TcpSender::writer_run() {
 void Linux26TcpSender::writer_copy_done() {
   writer_busy_ = false;
   refresh_clock();
-  Skb& tail = skb_at(count_ - 1);
+  // The skb the copy went to (a timer may have sent it meanwhile).
+  Skb& tail = queue_tail();
   tail.end_seq += copy_pending_;
   tp_.write_seq += copy_pending_;
   wmem_queued_ += copy_pending_;
@@ -304,7 +283,7 @@ void Linux26TcpSender::writer_copy_done() {
       if (forced_push()) {
         pushed_seq_ = tp_.write_seq;  // tcp_mark_push
         tcp_write_xmit(true);
-      } else if (sent_ == count_ - 1) {  // skb == sk_send_head
+      } else if (sent_count() == queued_count() - 1) {  // skb == sk_send_head
         tcp_push_one();
       }
     }
@@ -336,26 +315,26 @@ void Linux26TcpSender::check_space() {
 // tcp_push -> __tcp_push_pending_frames: tcp_write_xmit, then the probe
 // timer if nothing is in flight and the head stayed.
 void Linux26TcpSender::tcp_push(bool nagle_push) {
-  if (sent_ == count_) return;
+  if (sent_count() == queued_count()) return;
   pushed_seq_ = tp_.write_seq;
   tcp_write_xmit(nagle_push);
   check_probe_timer();
 }
 
 void Linux26TcpSender::check_probe_timer() {
-  if (tp_.packets_out == 0 && sent_ < count_ && !retrans_.pending() && !probe_.pending()) probe_.reset(tp_.rto);
+  if (tp_.packets_out == 0 && sent_count() < queued_count() && !retrans_.pending() && !probe_.pending()) probe_.reset(tp_.rto);
 }
 
 // tcp_probe_timer / tcp_send_probe0 / tcp_write_wakeup: one segment of the
 // send head (the current MSS: 2.6.12's is the large one) if the window has
 // room; the timer backs off while nothing gets out.
 void Linux26TcpSender::probe_timer() {
-  if (tp_.packets_out != 0 || sent_ == count_) {
+  if (tp_.packets_out != 0 || sent_count() == queued_count()) {
     probe_backoff_ = 0;
     return;
   }
   bool sent = false;
-  const std::uint32_t i = sent_;
+  const std::uint32_t i = sent_count();
   const Skb& s = skb_at(i);
   if (before(s.seq, tp_.snd_una + tp_.snd_wnd)) {
     const std::uint32_t mss = config_.version == KernelVersion::v2_6_12 ? size_goal() : tp_.mss_cache;
@@ -365,7 +344,7 @@ void Linux26TcpSender::probe_timer() {
     transmit(i, false);
     sent = true;
   }
-  if (tp_.packets_out != 0 || sent_ == count_) {
+  if (tp_.packets_out != 0 || sent_count() == queued_count()) {
     probe_backoff_ = 0;
     return;
   }
@@ -381,6 +360,18 @@ bool Linux26TcpSender::nagle_allows(const Skb& s, bool last, bool nagle_push) co
   return !(len(s) < tp_.mss_cache && tp_.packets_out != 0 && minshall);
 }
 
+// tcp_time_stamp was jiffies: the timestamp option carries them.
+AckFields Linux26TcpSender::ack_fields() const {
+  return AckFields{rcv_nxt_, kAdvertisedWindow >> config_.request_wscale, ts_on_, tp_.jiffies + ts_offset_,
+                   ts_recent_};
+}
+
+void Linux26TcpSender::send_ack() {
+  Packet* p = new_segment();
+  fill_segment(*p, tp_.snd_nxt, tcp_flags::kAck, 0, ack_fields());
+  host_.send(p);
+}
+
 // tcp_transmit_skb: a TSO skb goes to the device whole; a host whose
 // interface is a TSO vNIC (Host::tso_frames) gets it as one packet the
 // hypervisor cuts, any other as its MSS wire segments (the NIC's TSO), the
@@ -392,19 +383,10 @@ void Linux26TcpSender::transmit(std::uint32_t i, bool retransmit) {
   const std::uint32_t mss = tp_.mss_cache;
   auto emit = [&](std::uint32_t seq, std::uint32_t bytes, std::uint32_t segs, bool first) {
     Packet* p = new_segment();
-    if (segs > 1) {
-      p->segments = static_cast<std::uint16_t>(segs);
-      p->seg_payload = static_cast<std::uint16_t>(mss);
-    }
-    p->tcp.seq = seq;
-    p->tcp.ack = rcv_nxt_;
-    p->tcp.flags = tcp_flags::kAck | (n > 1 && seq + bytes == s.end_seq ? tcp_flags::kPush : 0);  // tcp_tso_set_push
-    p->tcp.window = kAdvertisedWindow >> config_.request_wscale;
-    p->tcp.ts_present = ts_on_;
-    p->tcp.ts_val = tp_.jiffies + ts_offset_;
-    p->tcp.ts_ecr = ts_recent_;
-    p->payload_bytes = bytes;
-    p->l4_header_bytes = kTcpHeaderBytes + p->tcp.option_bytes();
+    set_gso_frame(*p, segs, mss);
+    // tcp_tso_set_push: PSH on the last segment of a TSO skb.
+    const std::uint8_t push = n > 1 && seq + bytes == s.end_seq ? tcp_flags::kPush : 0;
+    fill_segment(*p, seq, tcp_flags::kAck | push, bytes, ack_fields());
     host_.send(p, first);
   };
   if (n > 1 && host_.tso_frames()) {
@@ -425,8 +407,8 @@ void Linux26TcpSender::transmit(std::uint32_t i, bool retransmit) {
   } else {
     tp_.snd_nxt = s.end_seq;  // update_send_head
     tp_.packets_out += n;
-    ++sent_;
     if (len(s) < mss) snd_sml_ = s.end_seq;  // tcp_minshall_update
+    mark_send_head_sent();                   // last: it moves s
     if (!retrans_.pending()) reset_rto();
   }
 }
@@ -451,10 +433,10 @@ bool Linux26TcpSender::tcp_write_xmit(bool nagle_push) {
 bool Linux26TcpSender::write_xmit_2_6_12(bool nagle_push) {
   const std::uint32_t mss_now = size_goal();
   bool sent = false;
-  while (sent_ < count_) {
-    const std::uint32_t i = sent_;
+  while (sent_count() < queued_count()) {
+    const std::uint32_t i = sent_count();
     const Skb& s = skb_at(i);
-    if (!nagle_allows(s, i + 1 == count_, nagle_push)) break;
+    if (!nagle_allows(s, i + 1 == queued_count(), nagle_push)) break;
     if (!snd_test_2_6_12(tp_, s.seq, s.end_seq, pcount(s))) break;
     if (len(s) > mss_now) fragment(i, mss_now);
     transmit(i, false);
@@ -470,15 +452,15 @@ bool Linux26TcpSender::write_xmit_2_6_12(bool nagle_push) {
 bool Linux26TcpSender::write_xmit_2_6_13(bool nagle_push) {
   const std::uint32_t mss_now = tp_.mss_cache;
   bool sent = false;
-  while (sent_ < count_) {
-    const std::uint32_t i = sent_;
+  while (sent_count() < queued_count()) {
+    const std::uint32_t i = sent_count();
     const Skb& s = skb_at(i);
     const std::uint32_t segs = pcount(s);
     const std::uint32_t quota = cwnd_test(tp_);
     if (quota == 0) break;
     if (!snd_wnd_test(tp_, s.seq, s.end_seq, mss_now)) break;
     if (segs == 1) {
-      if (!nagle_allows(s, i + 1 == count_, nagle_push)) break;
+      if (!nagle_allows(s, i + 1 == queued_count(), nagle_push)) break;
     } else {
       DeferInput in;
       in.tso_win_divisor = divisor_;
@@ -507,7 +489,7 @@ bool Linux26TcpSender::write_xmit_2_6_13(bool nagle_push) {
 // tcp_push_one: the new skb at the send head goes out if tcp_snd_test lets
 // it, without the TSO deferral (2.6.13+) - cut to the cwnd quota there.
 void Linux26TcpSender::tcp_push_one() {
-  const std::uint32_t i = sent_;
+  const std::uint32_t i = sent_count();
   const Skb& s = skb_at(i);
   if (config_.version == KernelVersion::v2_6_12) {
     if (!snd_test_2_6_12(tp_, s.seq, s.end_seq, pcount(s))) return;
@@ -533,10 +515,7 @@ void Linux26TcpSender::tcp_push_one() {
 void Linux26TcpSender::deliver(Packet* p) {
   refresh_clock();
   if (state_ == State::syn_sent) {
-    if ((p->tcp.flags & (tcp_flags::kSyn | tcp_flags::kAck)) == (tcp_flags::kSyn | tcp_flags::kAck) &&
-        p->tcp.ack == iss_ + 1) {
-      handle_syn_ack(*p);
-    }
+    if (is_syn_ack_for(*p, iss_)) handle_syn_ack(*p);
     sim().packets().release(p);
     return;
   }
@@ -549,9 +528,15 @@ void Linux26TcpSender::deliver(Packet* p) {
   tcp_rcv(p);
 }
 
+// In-order data from the peer, ACKed at once.
+void Linux26TcpSender::receive_data(const Packet& p) {
+  peer_data_.accept(rcv_nxt_, p);
+  send_ack();
+}
+
 void Linux26TcpSender::tcp_rcv(Packet* p) {
   refresh_clock();
-  data_for_app_ = 0;
+  peer_data_.pending = 0;
   if (state_ == State::established && (p->tcp.flags & tcp_flags::kAck) != 0 && (p->tcp.flags & tcp_flags::kSyn) == 0) {
     if (p->payload_bytes == 0) {
       if (HostCpu* cpu = host_.context_cpu()) {
@@ -574,22 +559,7 @@ void Linux26TcpSender::tcp_rcv(Packet* p) {
     if (trace_) trace_(trace_sample(TcpTraceSample::Event::ack));
   }
   sim().packets().release(p);
-  if (data_for_app_ > 0) {
-    const std::uint64_t n = data_for_app_;
-    data_for_app_ = 0;
-    if (on_data_) on_data_(n);
-  }
-}
-
-void Linux26TcpSender::receive_data(const Packet& p) {
-  const auto todrop = static_cast<std::int32_t>(rcv_nxt_ - p.tcp.seq);
-  if (todrop >= 0 && todrop < static_cast<std::int32_t>(p.payload_bytes)) {
-    const std::uint32_t n = p.payload_bytes - static_cast<std::uint32_t>(todrop);
-    rcv_nxt_ += n;
-    bytes_received_ += n;
-    data_for_app_ += n;
-  }
-  send_ack();
+  peer_data_.hand_over();
 }
 
 void Linux26TcpSender::tcp_ack(const Packet& p) {
@@ -623,7 +593,7 @@ void Linux26TcpSender::tcp_ack(const Packet& p) {
 void Linux26TcpSender::clean_rtx_queue(int& flag) {
   std::int64_t seq_rtt = -1;
   const std::uint32_t prior_packets = tp_.packets_out;
-  while (sent_ > 0) {
+  while (sent_count() > 0) {
     Skb& s = skb_at(0);
     if (after(s.end_seq, tp_.snd_una)) {
       // tcp_tso_acked: whole MSS off the head of a partly acknowledged TSO skb.
@@ -652,7 +622,7 @@ void Linux26TcpSender::clean_rtx_queue(int& flag) {
     tp_.packets_out -= pcount(s);
     wmem_queued_ -= len(s);
     bytes_acked_ += len(s);
-    pop_front();
+    sent_skbs_.pop_front();
   }
   // tcp_clean_rtx_queue's pkts_acked hook (2.6.13+; BIC's delayed-ACK ratio).
   if (prior_packets != tp_.packets_out && config_.version != KernelVersion::v2_6_12) {
@@ -771,11 +741,10 @@ void Linux26TcpSender::fastretrans(int flag, std::uint32_t prior_snd_una) {
 
 // tcp_retransmit_skb on the head: cut to one MSS, sent again.
 void Linux26TcpSender::retransmit_head() {
-  if (sent_ == 0) return;
+  if (sent_count() == 0) return;
   if (pcount(skb_at(0)) > 1) {
     const std::uint32_t segs = pcount(skb_at(0));
-    fragment(0, tp_.mss_cache);
-    ++sent_;  // both parts have been sent
+    fragment(0, tp_.mss_cache);  // both parts stay among the sent skbs
     tp_.packets_out += pcount(skb_at(0)) + pcount(skb_at(1)) - segs;
   }
   tp_.retrans_out = 1;
@@ -798,9 +767,9 @@ void Linux26TcpSender::retransmit_timer() {
   tp_.ca_state = TCP_CA_Loss;
   ca_->set_state(tp_, TCP_CA_Loss);
   if (config_.version == KernelVersion::v2_6_12) ca_->init(tp_);  // 2.6.12 resets BIC's state on loss itself
-  for (std::uint32_t i = 0; i < sent_; ++i) skb_at(i).sacked |= kRetrans;
+  for (std::uint32_t i = 0; i < sent_count(); ++i) skb_at(i).sacked |= kRetrans;
   total_retrans_ += tp_.packets_out;
-  sent_ = 0;
+  requeue_sent();
   tp_.packets_out = 0;
   tp_.snd_nxt = tp_.snd_una;
   dupacks_ = 0;

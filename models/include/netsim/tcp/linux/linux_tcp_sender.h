@@ -31,6 +31,7 @@
 #include "netsim/tcp/linux/tcp_congestion_ops.h"
 #include "netsim/tcp/linux/tcp_recovery.h"
 #include "netsim/tcp/linux/tcp_sock.h"
+#include "netsim/tcp/tcp_segment.h"
 #include "netsim/tcp/tcp_send_socket.h"
 
 namespace netsim::tcp::lnx {
@@ -71,10 +72,10 @@ class LinuxTcpSender final : public Component, public Endpoint, public EventHand
   std::uint64_t send_buffer_room() const override;
   std::uint64_t bytes_written() const override { return bytes_written_; }
   std::uint64_t bytes_acked() const override { return bytes_acked_; }
-  std::uint64_t bytes_received() const override { return bytes_received_; }
+  std::uint64_t bytes_received() const override { return peer_data_.received; }
   bool established() const override { return state_ == State::established; }
   void set_on_established(std::function<void()> f) override { on_established_ = std::move(f); }
-  void set_on_data(std::function<void(std::uint64_t)> f) override { on_data_ = std::move(f); }
+  void set_on_data(std::function<void(std::uint64_t)> f) override { peer_data_.on_data = std::move(f); }
   void set_trace(TcpTraceSink sink) override { trace_ = std::move(sink); }
   std::uint16_t local_port() const override { return local_port_; }
   NodeId peer() const override { return peer_; }
@@ -109,6 +110,7 @@ class LinuxTcpSender final : public Component, public Endpoint, public EventHand
   void refresh_clock();
   std::uint32_t ts_now() const;
   Packet* new_segment();
+  AckFields ack_fields() const;  // this connection's ACK, window and timestamps, now
   void send_syn();
   void send_ack();
   void handle_syn_ack(const Packet& p);
@@ -165,10 +167,8 @@ class LinuxTcpSender final : public Component, public Endpoint, public EventHand
   bool unlimited_ = false;
   std::uint64_t bytes_written_ = 0;
   std::uint64_t bytes_acked_ = 0;
-  std::uint64_t bytes_received_ = 0;
-  std::uint64_t data_for_app_ = 0;
   std::function<void()> on_established_;
-  std::function<void(std::uint64_t)> on_data_;
+  PeerDataIn peer_data_;
   TcpTraceSink trace_;
 };
 

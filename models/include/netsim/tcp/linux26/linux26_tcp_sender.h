@@ -39,11 +39,13 @@
 
 #include "netsim/host/host.h"
 #include "netsim/sim/packet_queue.h"
+#include "netsim/sim/ring_deque.h"
 #include "netsim/sim/tick_clock.h"
 #include "netsim/sim/timer.h"
 #include "netsim/tcp/linux26/tcp_congestion_ops26.h"
 #include "netsim/tcp/linux26/tcp_output26.h"
 #include "netsim/tcp/linux26/tcp_sock26.h"
+#include "netsim/tcp/tcp_segment.h"
 #include "netsim/tcp/tcp_send_socket.h"
 
 namespace netsim::tcp::lnx26 {
@@ -93,10 +95,10 @@ class Linux26TcpSender final : public Component, public Endpoint, public EventHa
   std::uint64_t send_buffer_room() const override;
   std::uint64_t bytes_written() const override { return bytes_written_; }
   std::uint64_t bytes_acked() const override { return bytes_acked_; }
-  std::uint64_t bytes_received() const override { return bytes_received_; }
+  std::uint64_t bytes_received() const override { return peer_data_.received; }
   bool established() const override { return state_ == State::established; }
   void set_on_established(std::function<void()> f) override { on_established_ = std::move(f); }
-  void set_on_data(std::function<void(std::uint64_t)> f) override { on_data_ = std::move(f); }
+  void set_on_data(std::function<void(std::uint64_t)> f) override { peer_data_.on_data = std::move(f); }
   void set_trace(TcpTraceSink sink) override { trace_ = std::move(sink); }
   std::uint16_t local_port() const override { return local_port_; }
   NodeId peer() const override { return peer_; }
@@ -124,13 +126,25 @@ class Linux26TcpSender final : public Component, public Endpoint, public EventHa
   std::uint32_t len(const Skb& s) const { return s.end_seq - s.seq; }
   std::uint32_t pcount(const Skb& s) const { return tso_segs(len(s), tp_.mss_cache); }
 
-  // The write queue: sent skbs [0, sent_), unsent [sent_, count_).
-  Skb& skb_at(std::uint32_t i) { return q_[(q_head_ + i) % q_.size()]; }
-  void insert_after(std::uint32_t i, const Skb& s);  // tso_fragment / tcp_fragment: the tail part
-  void pop_front();
+  // The write queue, sk_write_queue split at sk_send_head into two rings:
+  // the sent skbs (oldest first) and the unsent ones from the send head on.
+  // Both splits the sender makes (tso_fragment of the send head,
+  // tcp_fragment of the retransmitted head) then cut the front skb of one
+  // ring in O(1), whatever the number of skbs in flight.
+  // Index i counts over both: sent [0, sent_count()), unsent after.
+  std::uint32_t sent_count() const { return static_cast<std::uint32_t>(sent_skbs_.size()); }
+  std::uint32_t queued_count() const { return static_cast<std::uint32_t>(sent_skbs_.size() + unsent_skbs_.size()); }
+  Skb& skb_at(std::uint32_t i) {
+    return i < sent_count() ? sent_skbs_[i] : unsent_skbs_[i - sent_count()];
+  }
+  Skb& queue_tail() { return skb_at(queued_count() - 1); }
+  void queue_new_skb() { unsent_skbs_.push_back(Skb{tp_.write_seq, tp_.write_seq, 0, 0}); }
+  void mark_send_head_sent();  // update_send_head: the send head joins the sent skbs
+  void requeue_sent();         // tcp_enter_loss: every sent skb is to go again, in order
 
   void refresh_clock();
   Packet* new_segment();
+  AckFields ack_fields() const;  // this connection's ACK, window and timestamps, now
   void send_syn();
   void send_ack();
   void handle_syn_ack(const Packet& p);
@@ -153,6 +167,7 @@ class Linux26TcpSender final : public Component, public Endpoint, public EventHa
   bool write_xmit_2_6_12(bool nagle_push);
   bool write_xmit_2_6_13(bool nagle_push);
   bool nagle_allows(const Skb& s, bool last, bool nagle_push) const;
+  // Skb i, the first sent skb or the send head, keeps `first_len` bytes.
   void fragment(std::uint32_t i, std::uint32_t first_len);
   void transmit(std::uint32_t i, bool retransmit);
   void cwnd_validate();
@@ -184,10 +199,8 @@ class Linux26TcpSender final : public Component, public Endpoint, public EventHa
   State state_ = State::closed;
   Linux26Stats stats_;
 
-  std::vector<Skb> q_;
-  std::uint32_t q_head_ = 0;
-  std::uint32_t count_ = 0;
-  std::uint32_t sent_ = 0;
+  RingDeque<Skb> sent_skbs_;
+  RingDeque<Skb> unsent_skbs_;
   std::uint32_t wmem_queued_ = 0;  // bytes in the write queue (sk_wmem_queued, payload only)
   std::uint32_t pushed_seq_ = 0;
   std::uint32_t snd_sml_ = 0;      // Minshall: end of the last small segment sent
@@ -219,10 +232,8 @@ class Linux26TcpSender final : public Component, public Endpoint, public EventHa
   std::uint32_t syn_jiffies_ = 0;
   std::uint64_t bytes_written_ = 0;
   std::uint64_t bytes_acked_ = 0;
-  std::uint64_t bytes_received_ = 0;
-  std::uint64_t data_for_app_ = 0;
   std::function<void()> on_established_;
-  std::function<void(std::uint64_t)> on_data_;
+  PeerDataIn peer_data_;
   TcpTraceSink trace_;
 };
 

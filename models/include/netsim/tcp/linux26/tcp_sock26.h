@@ -10,20 +10,20 @@
 
 #include <cstdint>
 
+#include "netsim/tcp/linux/tcp_sock.h"
+
 namespace netsim::tcp::lnx26 {
 
 // The kernel a sender behaves as. Later fixes are switches of their own
 // (Linux26Config), so that "2.6.14 with the 2.6.19 bound" can be asked.
 enum class KernelVersion : std::uint8_t { v2_6_12, v2_6_13, v2_6_14 };
 
-// enum tcp_ca_state
-enum TcpCaState : std::uint8_t {
-  TCP_CA_Open = 0,
-  TCP_CA_Disorder = 1,
-  TCP_CA_CWR = 2,
-  TCP_CA_Recovery = 3,
-  TCP_CA_Loss = 4,
-};
+// enum tcp_ca_state and before()/after() have not changed since 2.6: the
+// modern sender's definitions serve both.
+using enum lnx::TcpCaState;
+using lnx::TcpCaState;
+using lnx::after;
+using lnx::before;
 
 struct Tcp26Sock {
   std::uint32_t jiffies = 0;  // tcp_time_stamp at the sender's last entry
@@ -64,10 +64,6 @@ struct Tcp26Sock {
     std::uint32_t rcv_tsecr = 0;   // its echo reply, jiffies
   } rx_opt;
 };
-
-// before() / after() of include/net/tcp.h: 32-bit sequence comparison.
-inline bool before(std::uint32_t a, std::uint32_t b) { return static_cast<std::int32_t>(a - b) < 0; }
-inline bool after(std::uint32_t a, std::uint32_t b) { return before(b, a); }
 
 // tcp_packets_in_flight: packets_out - left_out + retrans_out.
 inline std::uint32_t tcp_packets_in_flight(const Tcp26Sock& tp) {
