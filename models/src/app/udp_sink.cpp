@@ -1,7 +1,5 @@
 #include "netsim/app/udp_sink.h"
 
-#include <algorithm>
-
 namespace netsim {
 
 UdpSink::UdpSink(Simulation& sim, std::string name, Host& host, std::uint16_t port, std::uint64_t receive_buffer)
@@ -11,35 +9,26 @@ UdpSink::UdpSink(Simulation& sim, std::string name, Host& host, std::uint16_t po
 }
 
 void UdpSink::start_read() {
-  sim().arm_at(read_done_, cpu_->run_copy(unread_[unread_head_].payload_bytes));
+  sim().arm_at(read_done_, cpu_->run_copy(unread_.front().payload_bytes));
 }
 
 void UdpSink::handle_event(std::uint64_t) {
-  unread_bytes_ -= unread_[unread_head_].ip_bytes;
-  unread_head_ = (unread_head_ + 1) % unread_.size();
-  --unread_count_;
-  if (unread_count_ > 0) start_read();
+  unread_bytes_ -= unread_.front().ip_bytes;
+  unread_.pop_front();
+  if (!unread_.empty()) start_read();
 }
 
 void UdpSink::deliver(Packet* p) {
   if (cpu_ != nullptr) {
     const std::uint32_t bytes = p->ip_bytes();
-    if (unread_count_ > 0 && unread_bytes_ + bytes > receive_buffer_) {
+    if (!unread_.empty() && unread_bytes_ + bytes > receive_buffer_) {
       ++buffer_drops_;
       sim().packets().release(p);
       return;
     }
-    if (unread_count_ == unread_.size()) {
-      // Grow the ring, keeping its order (only while the buffer's peak rises).
-      std::vector<Unread> bigger(std::max<std::size_t>(16, unread_.size() * 2));
-      for (std::size_t i = 0; i < unread_count_; ++i) bigger[i] = unread_[(unread_head_ + i) % unread_.size()];
-      unread_ = std::move(bigger);
-      unread_head_ = 0;
-    }
-    unread_[(unread_head_ + unread_count_) % unread_.size()] = {bytes, p->payload_bytes};
-    ++unread_count_;
+    unread_.push_back({bytes, p->payload_bytes});
     unread_bytes_ += bytes;
-    if (unread_count_ == 1) start_read();
+    if (unread_.size() == 1) start_read();
   }
   if (packets_ == 0) first_arrival_ = sim().now();
   last_arrival_ = sim().now();

@@ -19,10 +19,10 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
 #include "netsim/host/host.h"
 #include "netsim/sim/event_handler.h"
+#include "netsim/sim/ring_deque.h"
 #include "netsim/sim/timer.h"
 
 namespace netsim {
@@ -66,11 +66,9 @@ class UdpSink final : public Component, public Endpoint, public EventHandler {
   std::uint64_t receive_buffer_;
   HostCpu* cpu_ = nullptr;  // set when the read costs CPU time
   Timer read_done_;
-  // Datagrams in the buffer, oldest first: a ring over `unread_` whose
-  // storage only grows (to the most the buffer ever held), so steady state
-  // allocates nothing.
-  std::vector<Unread> unread_;
-  std::size_t unread_head_ = 0, unread_count_ = 0;
+  // Datagrams in the buffer, oldest first (the ring only grows, to the most
+  // the buffer ever held, so steady state allocates nothing).
+  RingDeque<Unread> unread_;
   std::uint64_t unread_bytes_ = 0;
   std::uint64_t packets_ = 0;
   std::uint64_t bytes_ = 0;
