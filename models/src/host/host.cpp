@@ -186,34 +186,30 @@ void Host::deliver(Packet* p) {
   if (!pfil_.empty()) [[unlikely]] {
     for (PfilHook* h : pfil_) h->run(*p, PfilDir::in);
   }
-  for (const Binding& b : bindings_) {
-    if (b.protocol == p->protocol && b.port == p->dst_port) {
-      ++counters_.packets_received;
-      b.endpoint->deliver(p);
-      return;
-    }
+  if (Endpoint* const* e = bindings_.find(binding_key(p->protocol, p->dst_port))) {
+    ++counters_.packets_received;
+    (*e)->deliver(p);
+    return;
   }
   ++counters_.no_listener;
   sim().packets().release(p);
 }
 
 void Host::bind(IpProtocol protocol, std::uint16_t port, Endpoint* e) {
-  for (const Binding& b : bindings_) {
-    if (b.protocol == protocol && b.port == port) {
-      throw std::invalid_argument("host " + name() + ": port " + std::to_string(port) + " is already bound");
-    }
+  if (bindings_.contains(binding_key(protocol, port))) {
+    throw std::invalid_argument("host " + name() + ": port " + std::to_string(port) + " is already bound");
   }
-  bindings_.push_back({protocol, port, e});
+  bindings_.set(binding_key(protocol, port), e);
+  ports_taken_[port / 64] |= std::uint64_t{1} << (port % 64);
 }
 
 std::uint16_t Host::ephemeral_port() {
-  for (;;) {
+  for (int tries = 0; tries < 65536 - 49152; ++tries) {
     std::uint16_t candidate = next_ephemeral_;
     next_ephemeral_ = next_ephemeral_ == 65535 ? 49152 : static_cast<std::uint16_t>(next_ephemeral_ + 1);
-    bool taken = false;
-    for (const Binding& b : bindings_) taken = taken || b.port == candidate;
-    if (!taken) return candidate;
+    if ((ports_taken_[candidate / 64] >> (candidate % 64) & 1) == 0) return candidate;
   }
+  throw std::invalid_argument("host " + name() + ": every ephemeral port (49152..65535) is taken");
 }
 
 void Host::add_filter(Hook hook, PacketFilter* f) { (hook == Hook::ingress ? ingress_ : egress_).push_back(f); }

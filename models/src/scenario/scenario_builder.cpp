@@ -27,6 +27,7 @@
 #include "netsim/tcp/socket_buffer.h"
 
 #include "flow_counters_sum.h"
+#include "listener_dispatch.h"
 
 namespace netsim {
 namespace {
@@ -635,10 +636,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
   // an ephemeral one.
   struct Listener {
     tcp::TcpReceiveEndpoint* rx;
-    std::shared_ptr<std::vector<TcpFlowDriver*>> drivers;
-    std::shared_ptr<std::vector<app::Iperf3Server*>> servers;
-    std::shared_ptr<std::vector<app::Iperf2Server*>> iperf2_servers;
-    std::shared_ptr<std::vector<NuttcpTcpFlow*>> nuttcp;
+    std::shared_ptr<ListenerDispatch> apps;
   };
   std::map<std::pair<std::string, std::uint16_t>, Listener> listeners;
   for (const auto& fl : spec.tcp_flows) {
@@ -666,51 +664,10 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
                           "tcp port " + std::to_string(fl.dst_port) + " on host '" + fl.to + "' is already in use");
     }
     // The listening endpoint hands each connection to the flow it belongs to.
-    auto drivers = std::make_shared<std::vector<TcpFlowDriver*>>();
-    auto servers = std::make_shared<std::vector<app::Iperf3Server*>>();
-    auto iperf2_servers = std::make_shared<std::vector<app::Iperf2Server*>>();
-    auto nuttcp = std::make_shared<std::vector<NuttcpTcpFlow*>>();
-    rx->set_on_accept([servers, iperf2_servers](tcp::TcpReceiveEndpoint::ConnId c) {
-      for (app::Iperf3Server* srv : *servers) {
-        if (srv->owns(c)) {
-          srv->on_accept(c);
-          return;
-        }
-      }
-      for (app::Iperf2Server* srv : *iperf2_servers) {
-        if (srv->owns(c)) {
-          srv->on_accept(c);
-          return;
-        }
-      }
-    });
-    rx->set_on_data([drivers, servers, iperf2_servers, nuttcp](tcp::TcpReceiveEndpoint::ConnId c, std::uint64_t bytes) {
-      for (TcpFlowDriver* d : *drivers) {
-        if (d->owns(c)) {
-          d->on_delivered(c, bytes);
-          return;
-        }
-      }
-      for (NuttcpTcpFlow* n : *nuttcp) {
-        if (n->owns(c)) {
-          n->on_delivered(c, bytes);
-          return;
-        }
-      }
-      for (app::Iperf3Server* srv : *servers) {
-        if (srv->owns(c)) {
-          srv->on_data(c, bytes);
-          return;
-        }
-      }
-      for (app::Iperf2Server* srv : *iperf2_servers) {
-        if (srv->owns(c)) {
-          srv->on_data(c, bytes);
-          return;
-        }
-      }
-    });
-    listeners.emplace(key, Listener{rx, drivers, servers, iperf2_servers, nuttcp});
+    auto dispatch = std::make_shared<ListenerDispatch>(*rx);
+    rx->set_on_accept([dispatch](tcp::TcpReceiveEndpoint::ConnId c) { dispatch->on_accept(c); });
+    rx->set_on_data([dispatch](tcp::TcpReceiveEndpoint::ConnId c, std::uint64_t bytes) { dispatch->on_data(c, bytes); });
+    listeners.emplace(key, Listener{rx, dispatch});
   }
   // iperf3 -R: one FreeBSD listener per distinct (from, dst_port), where the
   // iperf3 server runs; also created before any ephemeral port is taken.
@@ -787,7 +744,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
       client.set_on_shutdown([&server](int i, std::uint64_t total) { server.set_eof(i, total); });
       server.set_on_close([&client](int i) { client.on_peer_close(i); });
       auto& flow = sim.add<Iperf2TcpFlow>(fl.name + "/iperf2", client, server);
-      l.iperf2_servers->push_back(&server);
+      l.apps->iperf2_servers.push_back(&server);
       BuiltTcpFlow built{&fl, streams.front(), streams, l.rx, &flow};
       built.iperf2_client = &client;
       built.iperf2_server = &server;
@@ -810,7 +767,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
       nc.version = fl.nuttcp.version;
       auto& flow = sim.add<NuttcpTcpFlow>(fl.name + "/nuttcp", nc, streams, *l.rx);
       flow.set_host_cpus(from->cpu(), to->cpu());
-      l.nuttcp->push_back(&flow);
+      l.apps->nuttcp.push_back(&flow);
       BuiltTcpFlow built{&fl, streams.front(), streams, l.rx, &flow};
       built.nuttcp = &flow;
       built.start = start;
@@ -821,7 +778,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
       tcp::TcpSendSocket& tx = add_sender(fl.name);
       const SimTime end = fl.stop ? std::min(*fl.stop, spec.duration) : spec.duration;
       auto& driver = sim.add<TcpFlowDriver>(fl.name + "/driver", tx, *l.rx, from->id(), start, end);
-      l.drivers->push_back(&driver);
+      l.apps->drivers.push_back(&driver);
       BuiltTcpFlow built{&fl, &tx, {&tx}, l.rx, &driver};
       built.start = start;
       b.tcp_flows.push_back(built);
@@ -843,7 +800,7 @@ BuiltScenario build_scenario(const ScenarioSpec& spec) {
     client.set_host_cpu(from->cpu(), !linux_sender);  // FreeBSD: ithreads are not the process's time
     server.set_host_cpu(to->cpu());
     auto& flow = sim.add<Iperf3TcpFlow>(fl.name + "/iperf3", client, server);
-    l.servers->push_back(&server);
+    l.apps->iperf3_servers.push_back(&server);
     BuiltTcpFlow built{&fl, streams.front(), streams, l.rx, &flow, &client, &server};
     built.start = start;
     b.tcp_flows.push_back(built);

@@ -42,6 +42,7 @@ LinuxTcpReceiver::LinuxTcpReceiver(Simulation& sim, std::string name, Host& host
     conns_.push_back(std::move(c));
     timers_.push_back(std::make_unique<ConnTimers>(clock_, this, static_cast<std::uint64_t>(i)));
   }
+  by_peer_.reserve(config_.max_connections);
   host.bind(IpProtocol::tcp, config_.port, this);
 }
 
@@ -70,13 +71,17 @@ int LinuxTcpReceiver::usecs_to_jiffies(std::uint64_t us) const {
 // ---------------------------------------------------------------------------
 // Connection table
 
+bool LinuxTcpReceiver::holds(ConnId id, NodeId peer, std::uint16_t peer_port) const {
+  const Conn& c = *conns_[static_cast<std::size_t>(id)];
+  return c.state != State::free && c.state != State::closed && c.peer == peer && c.peer_port == peer_port;
+}
+
 LinuxTcpReceiver::ConnId LinuxTcpReceiver::find(NodeId peer, std::uint16_t peer_port) const {
-  for (const auto& c : conns_) {
-    if (c->state != State::free && c->state != State::closed && c->peer == peer && c->peer_port == peer_port) {
-      return c->id;
-    }
-  }
-  return -1;
+  return by_peer_.find(peer, peer_port, max_connections(), [&](ConnId i) { return holds(i, peer, peer_port); });
+}
+
+void LinuxTcpReceiver::add_peer(const Conn& c) {
+  by_peer_.add(c.peer, c.peer_port, c.id, max_connections(), [&](ConnId i) { return holds(i, c.peer, c.peer_port); });
 }
 
 LinuxTcpReceiver::ConnId LinuxTcpReceiver::allocate() {
@@ -170,6 +175,7 @@ void LinuxTcpReceiver::accept_syn(ConnId id, const Packet& syn) {
   c.state = State::syn_recv;
   c.peer = syn.src;
   c.peer_port = syn.src_port;
+  add_peer(c);
   c.advmss = config_.mtu - ip_header_bytes(host_.ip_version()) - kTcpHeaderBytes;
   take_peer_syn(c, th);
   c.iss = next_iss_;
@@ -253,6 +259,7 @@ LinuxTcpReceiver::ConnId LinuxTcpReceiver::connect(NodeId peer, std::uint16_t pe
   c.state = State::syn_sent;
   c.peer = peer;
   c.peer_port = peer_port;
+  add_peer(c);
   // tcp_connect_init: advmss from the route's MTU; the window is the full
   // space rounded down to advmss (no timestamp is known yet, so nothing is
   // taken off for it: Linux SYNs say 64240 for a 1500-byte MTU).

@@ -24,6 +24,7 @@
 #include "netsim/net/node.h"
 #include "netsim/net/packet_receiver.h"
 #include "netsim/sim/event_handler.h"
+#include "netsim/sim/key_table.h"
 #include "netsim/sim/packet_queue.h"
 #include "netsim/sim/tick_clock.h"
 #include "netsim/sim/timer.h"
@@ -165,11 +166,6 @@ class Host final : public Node, public EventHandler {
   const HostCounters& counters() const { return counters_; }
 
  private:
-  struct Binding {
-    IpProtocol protocol;
-    std::uint16_t port;
-    Endpoint* endpoint;
-  };
   enum Direction : std::int32_t { kOut = 0, kIn = 1 };
   static bool filtered(const std::vector<PacketFilter*>& chain, const Packet& p);
   void tap(TapPoint point, const Packet& p) const { taps_[static_cast<int>(point)].pass(p, sim().now()); }
@@ -191,7 +187,10 @@ class Host final : public Node, public EventHandler {
   std::string address_;
   IpVersion ip_version_;
   TickClock clock_;
-  std::vector<Binding> bindings_;
+  // Endpoints by binding_key(protocol, port); ports taken by any protocol
+  // (one bit each), which ephemeral_port() skips.
+  KeyTable<Endpoint*> bindings_;
+  std::vector<std::uint64_t> ports_taken_ = std::vector<std::uint64_t>(65536 / 64);
   std::vector<PacketFilter*> ingress_;
   std::vector<PacketFilter*> egress_;
   std::array<PacketTaps, kTapPoints> taps_;

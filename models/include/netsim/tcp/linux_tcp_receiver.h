@@ -67,6 +67,7 @@
 #include "netsim/sim/event_handler.h"
 #include "netsim/sim/tick_clock.h"
 #include "netsim/sim/timer.h"
+#include "netsim/tcp/connection_table.h"
 #include "netsim/tcp/tcp_receive_endpoint.h"
 #include "netsim/tcp/tcp_seq.h"
 
@@ -236,6 +237,9 @@ class LinuxTcpReceiver final : public Component, public Endpoint, public EventHa
   Conn& conn(ConnId c) { return *conns_.at(static_cast<std::size_t>(c)); }
   const Conn& conn(ConnId c) const { return *conns_.at(static_cast<std::size_t>(c)); }
   ConnId allocate();
+  // The connection table: slot `id` is live with (peer, peer_port).
+  bool holds(ConnId id, NodeId peer, std::uint16_t peer_port) const;
+  void add_peer(const Conn& c);
   void release_conn(Conn& c);
 
   // Clocks.
@@ -306,6 +310,7 @@ class LinuxTcpReceiver final : public Component, public Endpoint, public EventHa
   TickClock& clock_;
   LinuxTcpConfig config_;
   std::vector<std::unique_ptr<Conn>> conns_;
+  ConnectionTable by_peer_;
   std::vector<std::unique_ptr<ConnTimers>> timers_;
   std::uint32_t next_iss_;
   std::uint64_t refused_ = 0;

@@ -33,6 +33,7 @@ FreeBsdTcpReceiver::FreeBsdTcpReceiver(Simulation& sim, std::string name, Host& 
     });
     conns_.push_back(std::move(c));
   }
+  by_peer_.reserve(config_.max_connections);
 }
 
 bool FreeBsdTcpReceiver::in_use(ConnId c) const { return conn(c).state() != FreeBsdTcpSender::State::listen; }
@@ -44,21 +45,31 @@ TcpReceiveEndpoint::ConnId FreeBsdTcpReceiver::free_slot() const {
   return -1;
 }
 
+bool FreeBsdTcpReceiver::holds(ConnId c, NodeId peer, std::uint16_t peer_port) const {
+  return in_use(c) && conn(c).peer() == peer && conn(c).peer_port() == peer_port;
+}
+
 TcpReceiveEndpoint::ConnId FreeBsdTcpReceiver::find(NodeId peer, std::uint16_t peer_port) const {
-  for (int i = 0; i < max_connections(); ++i) {
-    if (in_use(i) && conn(i).peer() == peer && conn(i).peer_port() == peer_port) return i;
-  }
-  return -1;
+  return by_peer_.find(peer, peer_port, max_connections(), [&](ConnId i) { return holds(i, peer, peer_port); });
+}
+
+void FreeBsdTcpReceiver::add_peer(ConnId c) {
+  if (!in_use(c)) return;  // the SYN did not open it
+  const NodeId peer = conn(c).peer();
+  const std::uint16_t port = conn(c).peer_port();
+  by_peer_.add(peer, port, c, max_connections(), [&](ConnId i) { return holds(i, peer, port); });
 }
 
 void FreeBsdTcpReceiver::deliver(Packet* p) {
   // The inpcb lookup by (peer address, peer port); a SYN for none goes to
   // the listening socket, which takes a free slot for it.
   ConnId c = find(p->src, p->src_port);
+  bool opens = false;
   if (c < 0) {
     const std::uint8_t f = p->tcp.flags;
     if ((f & (tcp_flags::kSyn | tcp_flags::kAck | tcp_flags::kRst)) == tcp_flags::kSyn) {
       c = free_slot();
+      opens = c >= 0;
       if (c < 0) ++refused_;
     } else {
       ++no_conn_;
@@ -69,6 +80,7 @@ void FreeBsdTcpReceiver::deliver(Packet* p) {
     return;
   }
   conn(c).deliver(p);
+  if (opens) add_peer(c);
 }
 
 TcpReceiveEndpoint::ConnId FreeBsdTcpReceiver::connect(NodeId peer, std::uint16_t peer_port) {
@@ -76,6 +88,7 @@ TcpReceiveEndpoint::ConnId FreeBsdTcpReceiver::connect(NodeId peer, std::uint16_
   if (c < 0) return -1;
   active_open_[static_cast<std::size_t>(c)] = true;
   conn(c).open_to(peer, peer_port);
+  add_peer(c);
   return c;
 }
 

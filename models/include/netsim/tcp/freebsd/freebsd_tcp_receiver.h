@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "netsim/host/host.h"
+#include "netsim/tcp/connection_table.h"
 #include "netsim/tcp/freebsd_tcp_sender.h"
 #include "netsim/tcp/tcp_receive_endpoint.h"
 
@@ -72,9 +73,13 @@ class FreeBsdTcpReceiver final : public Component, public Endpoint, public TcpRe
   const FreeBsdTcpSender& conn(ConnId c) const { return *conns_.at(static_cast<std::size_t>(c)); }
   bool in_use(ConnId c) const;
   ConnId free_slot() const;
+  // The connection table: slot `c` is in use with (peer, peer_port).
+  bool holds(ConnId c, NodeId peer, std::uint16_t peer_port) const;
+  void add_peer(ConnId c);
 
   FreeBsdTcpReceiverConfig config_;
   std::vector<std::unique_ptr<FreeBsdTcpSender>> conns_;
+  ConnectionTable by_peer_;
   std::vector<bool> active_open_;  // per slot: opened by connect()
   std::uint64_t refused_ = 0;
   std::uint64_t no_conn_ = 0;
