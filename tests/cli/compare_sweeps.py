@@ -6,7 +6,8 @@ Usage: compare_sweeps.py DIR_A DIR_B [EXPECTED_COUNT]
 Reads DIR/results.jsonl of both (one JSON record a line, see docs/sweeps.md),
 checks that neither has a duplicate run key, that both hold the same keys (and
 EXPECTED_COUNT of them when given), and that each pair of records is equal
-except for wall_time_s, the one field that may differ between runs. Exits 0
+except for the wall-clock times (wall_time_s, startup_time_s, load_time_s),
+the fields that may differ between runs. Exits 0
 when equal, 1 with the differences on stdout otherwise.
 """
 import json
@@ -21,7 +22,8 @@ def load(directory):
             key = record["key"]
             if key in records:
                 sys.exit(f"{directory}/results.jsonl:{n}: duplicate run key {key}")
-            record["result"].pop("wall_time_s", None)
+            for machine_time in ("wall_time_s", "startup_time_s", "load_time_s"):
+                record["result"].pop(machine_time, None)
             records[key] = record
     return records
 
@@ -38,7 +40,7 @@ def main():
         print(p)
     if problems:
         sys.exit(1)
-    print(f"{len(a)} records equal (except wall_time_s)")
+    print(f"{len(a)} records equal (except the wall-clock times)")
 
 
 main()

@@ -33,7 +33,7 @@ def comparable(x):
     integers (and integral doubles) as strings or ints where the module has
     ints and floats; fields the JSON leaves out are None in the module."""
     if isinstance(x, dict):
-        return {k: comparable(v) for k, v in x.items() if v is not None and k != "wall_time_s"}
+        return {k: comparable(v) for k, v in x.items() if v is not None and k not in ("wall_time_s", "startup_time_s", "load_time_s")}
     if isinstance(x, list):
         return [comparable(v) for v in x]
     if isinstance(x, bool):

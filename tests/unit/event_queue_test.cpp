@@ -194,3 +194,107 @@ TEST(EventQueue, BothLayoutsPopInReferenceOrderAcrossSwitches) {
 
 }  // namespace
 }  // namespace netsim
+
+namespace netsim {
+namespace {
+
+// Events and timers from microseconds to seconds ahead, so that they pass
+// through the heap, the wheel's ring and its overflow: popped interleaved
+// with arming, moving and cancelling, they come out in exactly the (time,
+// insertion) order of a reference that keeps everything in one ordered set.
+TEST(EventWheel, PopOrderIsTheHeapOrderAcrossRingAndOverflow) {
+  EventQueue q;
+  Recorder r;
+  Rng rng(11, "wheel-test");
+  struct Key {
+    SimTime t;
+    std::uint64_t seq;
+    bool operator<(const Key& o) const { return t != o.t ? t < o.t : seq < o.seq; }
+  };
+  std::map<Key, std::uint64_t> ref;  // -> tag
+  std::vector<std::unique_ptr<Timer>> timers;
+  std::vector<std::optional<Key>> timer_key(300);
+  for (std::uint64_t i = 0; i < 300; ++i) timers.push_back(std::make_unique<Timer>(&r, 1'000'000 + i));
+  std::uint64_t seq = 0;
+  SimTime now = 0;
+  const SimTime spans[] = {kPicosPerMicro * 50, kPicosPerMilli * 3, kPicosPerMilli * 300, kPicosPerSecond * 3};
+  std::size_t popped = 0;
+  for (int step = 0; step < 200000; ++step) {
+    const std::uint64_t what = rng.uniform_below(10);
+    const SimTime at = now + static_cast<SimTime>(rng.uniform_below(static_cast<std::uint64_t>(spans[rng.uniform_below(4)])));
+    if (what < 3) {  // a plain event
+      q.schedule(at, &r, static_cast<std::uint64_t>(step));
+      ref.emplace(Key{at, seq++}, static_cast<std::uint64_t>(step));
+    } else if (what < 6) {  // arm or move a timer
+      const std::size_t i = rng.uniform_below(timers.size());
+      if (timer_key[i]) ref.erase(*timer_key[i]);
+      q.arm(*timers[i], at);
+      timer_key[i] = Key{at, seq++};
+      ref.emplace(*timer_key[i], timers[i]->tag());
+    } else if (what < 7) {  // cancel a timer
+      const std::size_t i = rng.uniform_below(timers.size());
+      if (timer_key[i]) ref.erase(*timer_key[i]);
+      timer_key[i].reset();
+      q.cancel(*timers[i]);
+      EXPECT_FALSE(timers[i]->pending());
+    } else if (!ref.empty()) {  // pop
+      ASSERT_EQ(q.next_time(), ref.begin()->first.t) << "step " << step;
+      const QueuedEvent e = q.pop();
+      ASSERT_EQ(e.tag, ref.begin()->second) << "step " << step;
+      ASSERT_EQ(e.time, ref.begin()->first.t);
+      if (e.timer != nullptr) {
+        EXPECT_FALSE(e.timer->pending());
+        timer_key[e.tag - 1'000'000].reset();
+      }
+      ref.erase(ref.begin());
+      now = e.time;
+      ++popped;
+    }
+    ASSERT_EQ(q.size(), ref.size()) << "step " << step;
+  }
+  while (!ref.empty()) {
+    const QueuedEvent e = q.pop();
+    ASSERT_EQ(e.tag, ref.begin()->second);
+    ref.erase(ref.begin());
+  }
+  EXPECT_TRUE(q.empty());
+  EXPECT_GT(popped, 10000u);
+}
+
+// A simulation of thousands of connections keeps its retransmit timers in
+// the wheel: the heap stays as small as the packet events alone.
+TEST(EventWheel, FarTimersStayOutOfTheHeap) {
+  EventQueue q;
+  Recorder r;
+  std::vector<std::unique_ptr<Timer>> rto;
+  for (std::uint64_t i = 0; i < 10000; ++i) {
+    rto.push_back(std::make_unique<Timer>(&r, i));
+    q.arm(*rto.back(), kPicosPerMilli * 200 + static_cast<SimTime>(i) * kPicosPerMicro);
+  }
+  for (std::uint64_t i = 0; i < 20; ++i) q.schedule(static_cast<SimTime>(i) * kPicosPerMicro, &r, i);
+  EXPECT_EQ(q.size(), 10020u);
+  EXPECT_EQ(q.heap_size(), 20u);
+  for (int i = 0; i < 20; ++i) q.pop();
+  q.arm(*rto[5], kPicosPerMilli * 199);  // re-armed: still in the wheel, now first
+  EXPECT_EQ(q.heap_size(), 0u);
+  EXPECT_EQ(q.next_time(), kPicosPerMilli * 199);
+  EXPECT_EQ(q.pop().tag, 5u);
+}
+
+TEST(EventWheel, AbandonedFarTimersRearmAndCancelSafely) {
+  EventQueue q;
+  Recorder r;
+  Timer far(&r, 1), overflow(&r, 2);
+  q.arm(far, kPicosPerMilli * 50);
+  q.arm(overflow, kPicosPerSecond * 5);
+  q.abandon();
+  EXPECT_TRUE(q.empty());
+  q.cancel(far);  // dropped: nothing to take out
+  q.arm(overflow, kPicosPerMilli * 60);
+  q.arm(overflow, kPicosPerMilli * 70);  // moved once queued again: one entry
+  EXPECT_EQ(q.size(), 1u);
+  EXPECT_EQ(drain(q), (std::vector<std::uint64_t>{2}));
+}
+
+}  // namespace
+}  // namespace netsim

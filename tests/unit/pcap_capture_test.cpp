@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "netsim/results/machine_times.h"
 #include "netsim/capture/pcap_file.h"
 #include "netsim/capture/wire_frame.h"
 #include "netsim/scenario/scenario_loader.h"
@@ -351,8 +352,8 @@ TEST(ScenarioCapture, WithoutCaptureTheRunIsBitIdenticalToOneWithCapture) {
   EXPECT_EQ(captured.captures_size(), 10);  // every host's five points
   captured.clear_captures();
   results::RunResult p = plain;
-  p.clear_wall_time_s();
-  captured.clear_wall_time_s();
+  results::clear_machine_times(p);
+  results::clear_machine_times(captured);
   EXPECT_EQ(p.SerializeAsString(), captured.SerializeAsString());
   std::filesystem::remove_all(dir);
 }

@@ -1,5 +1,6 @@
 // The sweep engine: SHA-256 and run keys, plans and shards, the result store,
 // resume, failures, stop, and the merged tables and summaries.
+#include "netsim/results/machine_times.h"
 #include "netsim/sweep/sweep.h"
 
 #include <google/protobuf/util/message_differencer.h>
@@ -56,10 +57,10 @@ SweepOptions opts(unsigned jobs, std::optional<fs::path> dir = std::nullopt, Res
   return o;
 }
 
-// Records compared as the determinism promise states: all but wall_time_s.
+// Records compared as the determinism promise states: all but the wall-clock times.
 bool same_record(results::SweepRecord a, results::SweepRecord b) {
-  a.mutable_result()->clear_wall_time_s();
-  b.mutable_result()->clear_wall_time_s();
+  results::clear_machine_times(*a.mutable_result());
+  results::clear_machine_times(*b.mutable_result());
   return MessageDifferencer::Equals(a, b);
 }
 

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "netsim/results/machine_times.h"
 #include "netsim/scenario/scenario_loader.h"
 #include "netsim/scenario/scenario_runner.h"
 #include "netsim/scenario/topology_builder.h"
@@ -54,7 +55,7 @@ TopologyBuilder builder_cell() {
 // The run's results without what legitimately differs (the file, the wall time).
 std::string comparable(results::RunResult r) {
   r.clear_scenario_file();
-  r.clear_wall_time_s();
+  results::clear_machine_times(r);
   return r.SerializeAsString();
 }
 

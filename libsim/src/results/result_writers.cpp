@@ -121,6 +121,7 @@ void write_run_text(std::ostream& out, const results::RunResult& run, int index,
   header += "  sim_time=" + seconds_text(run.sim_time_ps(), exact_decimals({run.sim_time_ps()}, 2)) + " s";
   header += "  events=" + integer(run.events());
   header += "  wall_time=" + fixed(run.wall_time_s(), 3) + " s";
+  if (run.startup_time_s() > 0) header += " (startup " + fixed(run.startup_time_s(), 3) + " s)";
   out << header << '\n';
 
   if (!run.error().empty()) {

@@ -4,9 +4,11 @@
 //
 // Ownership is asked of each application in a fixed order (drivers, nuttcp,
 // iperf3, iperf2; the first that owns() the connection takes it), once per
-// connection: the answer is kept by slot with the peer (node, port) it was
-// given for, so a packet's data callback costs O(1) however many flows share
-// the port. A slot whose peer changed, or that was accepted again (an
+// connection; a driver owns exactly the connections from its peer key, so
+// drivers are found by that key (the lowest-numbered one that has it), not
+// by asking each. The answer is kept by slot with the peer (node, port) it
+// was given for, so a packet's data callback costs O(1) however many flows
+// share the port. A slot whose peer changed, or that was accepted again (an
 // iperf server learns its connections at accept), is asked anew, which is
 // what asking on every callback would answer.
 #pragma once
@@ -18,6 +20,7 @@
 #include "netsim/app/iperf3_server.h"
 #include "netsim/scenario/nuttcp_flow.h"
 #include "netsim/scenario/scenario_builder.h"
+#include "netsim/sim/key_table.h"
 #include "netsim/tcp/tcp_receive_endpoint.h"
 
 namespace netsim {
@@ -81,8 +84,17 @@ class ListenerDispatch {
     const std::uint16_t port = rx_.peer_port(c);
     if (o.kind != Kind::none && o.peer == peer && o.peer_port == port) return o;
     o = Owner{Kind::none, nullptr, peer, port};
+    for (; indexed_ < drivers.size(); ++indexed_) {
+      const std::uint64_t key = drivers[indexed_]->receiver_peer_key();
+      if (!driver_by_peer_.contains(key)) driver_by_peer_.set(key, indexed_);
+    }
+    if (const std::size_t* d = driver_by_peer_.find(peer_key(peer, port)); d != nullptr && drivers[*d]->owns(c)) {
+      o.kind = Kind::driver;
+      o.app = drivers[*d];
+      return o;
+    }
     // Nobody owning it leaves kind none: asked again next time.
-    (void)(ask(drivers, Kind::driver, c, o) || ask(nuttcp, Kind::nuttcp, c, o) ||
+    (void)(ask(nuttcp, Kind::nuttcp, c, o) ||
            ask(iperf3_servers, Kind::iperf3, c, o) || ask(iperf2_servers, Kind::iperf2, c, o));
     return o;
   }
@@ -101,6 +113,8 @@ class ListenerDispatch {
 
   const tcp::TcpReceiveEndpoint& rx_;
   std::vector<Owner> owners_;
+  KeyTable<std::size_t> driver_by_peer_;  // drivers[0, indexed_) by receiver_peer_key
+  std::size_t indexed_ = 0;
 };
 
 }  // namespace netsim

@@ -21,6 +21,7 @@
 #include "netsim/tcp/linux26/linux26_tcp_sender.h"
 #include "netsim/scenario/scenario_loader.h"
 #include "netsim/scenario/scenario_registry.h"
+#include "netsim/sim/key_table.h"
 #include "netsim/sim/rng.h"
 #include "netsim/sim/units.h"
 #include "netsim/tcp/sender_report_fields.h"
@@ -351,6 +352,8 @@ void TcpFlowDriver::handle_event(std::uint64_t tag) {
 bool TcpFlowDriver::owns(tcp::TcpReceiveEndpoint::ConnId c) const {
   return receiver_.peer(c) == sender_host_ && receiver_.peer_port(c) == sender_.local_port();
 }
+
+std::uint64_t TcpFlowDriver::receiver_peer_key() const { return peer_key(sender_host_, sender_.local_port()); }
 
 void TcpFlowDriver::on_delivered(tcp::TcpReceiveEndpoint::ConnId c, std::uint64_t bytes) {
   if (finished()) return;

@@ -3,6 +3,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <chrono>
 #include <filesystem>
 #include <optional>
 #include <utility>
@@ -37,6 +38,7 @@ std::optional<std::string> calibration_profile_path(const YAML::Node& root, cons
 ScenarioSpec parse_scenario_text(std::string_view yaml, const std::string& filename,
                                  const std::vector<Override>& overrides,
                                  std::shared_ptr<const ScenarioRegistry> registry) {
+  const auto wall_start = std::chrono::steady_clock::now();
   YAML::Node root = scenario_internal::parse_yaml_document(yaml, filename);
   scenario_internal::OverrideOrigins origins;
   scenario_internal::ProfileOrigins profiles;
@@ -60,6 +62,7 @@ ScenarioSpec parse_scenario_text(std::string_view yaml, const std::string& filen
   scenario_internal::check_sweep_values(root, spec, reader);
   spec.overrides = overrides;
   spec.includes = std::move(includes);
+  spec.load_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return spec;
 }
 

@@ -655,6 +655,8 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
   }
   std::vector<SimTime> busy_at_end;
   std::vector<SimTime> vswitch_cpu_at_end;  // the hypervisor's CPU time used by `duration`
+  out.set_startup_time_s(std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count());
+  out.set_load_time_s(spec.load_time_s);
   try {
     sim.run_until(spec.duration);
     // TCP counters end with the run (the drain only lets packets land).

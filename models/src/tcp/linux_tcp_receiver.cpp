@@ -85,13 +85,9 @@ void LinuxTcpReceiver::add_peer(const Conn& c) {
 }
 
 LinuxTcpReceiver::ConnId LinuxTcpReceiver::allocate() {
-  Conn* slot = nullptr;
-  for (auto& c : conns_) {
-    if (!c->used) {
-      slot = c.get();
-      break;
-    }
-  }
+  // Never-used slots first, lowest first: they are taken in order, so they
+  // are the slots from never_used_ on.
+  Conn* slot = never_used_ < conns_.size() ? conns_[never_used_++].get() : nullptr;
   if (slot == nullptr) {
     for (auto& c : conns_) {
       if (c->state == State::free || c->state == State::closed) {

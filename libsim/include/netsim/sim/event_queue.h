@@ -7,19 +7,12 @@
 #include <vector>
 
 #include "netsim/sim/event_handler.h"
+#include "netsim/sim/event_wheel.h"
 #include "netsim/sim/int128.h"
 #include "netsim/sim/time.h"
 #include "netsim/sim/timer.h"
 
 namespace netsim {
-
-struct QueuedEvent {
-  SimTime time;
-  std::uint64_t seq;  // ties on time are broken FIFO by this
-  EventHandler* handler;
-  std::uint64_t tag;
-  Timer* timer;  // non-null for timer events, so the timer can track its slot
-};
 
 // The pending events in one vector, in one of two layouts. Capacity only
 // grows, so a simulation in steady state schedules and pops without touching
@@ -38,6 +31,13 @@ struct QueuedEvent {
 // below kSortedMin is sorted again. The pop order is the (time, seq) order in
 // both, so the layout never changes a result.
 //
+// Events due after the current wheel bucket (1.07 ms, netsim/sim/
+// event_wheel.h) wait in the EventWheel instead: the heap holds what is due
+// soon, and far timers are armed, moved and cancelled in O(1) however many
+// connections keep one. A bucket moves into the heap before the heap pops
+// anything due at or after its start, so the pop order is (time, seq) as if
+// every event were in the heap.
+//
 // The hot path lives in this header so it inlines into the dispatch loop.
 // Order compares (time, seq) as one unsigned 128-bit key; the heap picks the
 // smallest of four children with a fixed two-round tournament: both avoid
@@ -54,10 +54,16 @@ class EventQueue {
   void abandon() {
     n_ = 0;
     heap_mode_ = false;
+    wheel_.abandon();
   }
 
   void schedule(SimTime time, EventHandler* handler, std::uint64_t tag) {
-    push(QueuedEvent{time, next_seq_++, handler, tag, nullptr});
+    const QueuedEvent ev{time, next_seq_++, handler, tag, nullptr};
+    if (wheel_.takes(time)) {
+      wheel_.insert(ev);
+    } else {
+      push(ev);
+    }
   }
 
   // Arms `timer` for `time`; an already pending timer is moved, and counts as
@@ -65,29 +71,51 @@ class EventQueue {
   void arm(Timer& timer, SimTime time) {
     timer.when_ = time;
     const QueuedEvent ev{time, next_seq_++, timer.handler_, timer.tag_, &timer};
-    if (!queued(timer)) {
-      push(ev);
-      return;
+    const bool far = wheel_.takes(time);
+    if (in_wheel(timer)) {
+      wheel_.remove(timer);
+    } else if (in_heap(timer)) {
+      if (!far) {
+        if (heap_mode_) {
+          rearm_in_heap(timer.heap_index_, ev);
+        } else {
+          move_sorted(timer.heap_index_, ev);
+        }
+        return;
+      }
+      remove_at(timer.heap_index_);
     }
-    if (heap_mode_) {
-      rearm_in_heap(timer.heap_index_, ev);
+    if (far) {
+      wheel_.insert(ev);
     } else {
-      move_sorted(timer.heap_index_, ev);
+      timer.bucket_ = Timer::kInHeap;
+      push(ev);
     }
   }
 
   void cancel(Timer& timer) {
-    const bool in_heap = queued(timer);
+    if (in_wheel(timer)) {
+      wheel_.remove(timer);
+      return;
+    }
+    const bool queued = in_heap(timer);
     const std::size_t i = timer.heap_index_;
     timer.heap_index_ = Timer::kNotQueued;
-    if (in_heap) remove_at(i);
+    timer.bucket_ = Timer::kInHeap;
+    if (queued) remove_at(i);
   }
 
-  bool empty() const { return n_ == 0; }
-  std::size_t size() const { return n_; }
-  SimTime next_time() const { return n_ == 0 ? kTimeNever : heap_[top()].time; }
+  bool empty() const { return n_ == 0 && wheel_.empty(); }
+  std::size_t size() const { return n_ + wheel_.size(); }
+  // Events in the heap (the rest wait in the wheel).
+  std::size_t heap_size() const { return n_; }
+  SimTime next_time() {
+    settle();
+    return n_ == 0 ? kTimeNever : heap_[top()].time;
+  }
   // Removes and returns the earliest event; a timer popped here is no longer pending.
   QueuedEvent pop() {
+    settle();
     if (heap_mode_) return pop_from_heap();
     const QueuedEvent last = heap_[--n_];
     if (last.timer != nullptr) last.timer->heap_index_ = Timer::kNotQueued;
@@ -109,9 +137,28 @@ class EventQueue {
   }
   std::size_t top() const { return heap_mode_ ? 0 : n_ - 1; }
 
-  // Pending and really in the queue (not dropped by abandon()).
-  bool queued(const Timer& timer) const {
-    return timer.pending() && timer.heap_index_ < n_ && heap_[timer.heap_index_].timer == &timer;
+  // Pending and really in the heap or the wheel (not dropped by abandon()).
+  bool in_heap(const Timer& timer) const {
+    return timer.pending() && timer.bucket_ == Timer::kInHeap && timer.heap_index_ < n_ &&
+           heap_[timer.heap_index_].timer == &timer;
+  }
+  bool in_wheel(const Timer& timer) const {
+    return timer.pending() && timer.bucket_ != Timer::kInHeap && wheel_.holds(timer);
+  }
+
+  // Moves wheel buckets into the heap until the heap's first event is due
+  // before the next bucket with events, so that it is the earliest of all.
+  void settle() {
+    while (!wheel_.empty()) {
+      const std::uint64_t limit = n_ == 0 ? EventWheel::kNoBucket : EventWheel::bucket_of(heap_[top()].time);
+      if (limit <= wheel_.current()) return;
+      const std::uint64_t b = wheel_.next_bucket();
+      if (b > limit) {
+        wheel_.skip_to(limit);  // nothing waits before the heap's first event
+        return;
+      }
+      wheel_.advance_to(b, [this](const QueuedEvent& ev) { push(ev); });
+    }
   }
 
   void place(std::size_t i, const QueuedEvent& ev) {
@@ -267,6 +314,7 @@ class EventQueue {
   }
 
   std::vector<QueuedEvent> heap_;
+  EventWheel wheel_;
   std::size_t n_ = 0;
   std::uint64_t next_seq_ = 0;
   bool heap_mode_ = false;

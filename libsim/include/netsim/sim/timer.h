@@ -10,6 +10,7 @@
 namespace netsim {
 
 class EventQueue;
+class EventWheel;
 
 // A Timer occupies at most one place in the event queue and knows where, so
 // cancel and re-arm move it in place with no stale entries left behind: TCP's
@@ -28,10 +29,13 @@ class Timer {
 
  private:
   friend class EventQueue;
+  friend class EventWheel;
   static constexpr std::size_t kNotQueued = SIZE_MAX;
+  static constexpr std::uint32_t kInHeap = UINT32_MAX;
   EventHandler* handler_;
   std::uint64_t tag_;
-  std::size_t heap_index_ = kNotQueued;
+  std::size_t heap_index_ = kNotQueued;  // in the heap, or in the wheel's bucket list
+  std::uint32_t bucket_ = kInHeap;       // the wheel's bucket list holding it, or kInHeap
   SimTime when_ = 0;
 };
 

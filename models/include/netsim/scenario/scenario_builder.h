@@ -105,8 +105,10 @@ class TcpFlowDriver final : public Component, public EventHandler, public TcpFlo
   void handle_event(std::uint64_t tag) override;
   void finish() override;
   bool finished() const override { return frozen_.has_value(); }
-  // Whether receiver connection `c` is this flow's.
+  // Whether receiver connection `c` is this flow's: its peer is this key.
   bool owns(tcp::TcpReceiveEndpoint::ConnId c) const;
+  // The receiver's peer_key (sender host, sender port) of this flow's connection.
+  std::uint64_t receiver_peer_key() const;
   // In-order bytes handed to the receiving app on connection `c` (owned by this flow).
   void on_delivered(tcp::TcpReceiveEndpoint::ConnId c, std::uint64_t bytes);
   TcpFlowCounters counters() const override;

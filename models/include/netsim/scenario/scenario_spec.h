@@ -406,6 +406,9 @@ struct ScenarioSpec {
   std::optional<CaptureSpec> capture;  // a `capture:` block
   std::vector<SweepAxis> sweep;
   std::vector<Override> overrides;  // what was applied on top of the file
+  // Wall seconds parse_scenario_text took (parsing, profiles, validation):
+  // reported as the run's load_time_s; machine-dependent, never an input.
+  double load_time_s = 0;
   YAML::Node measured;              // free-form reference numbers, kept for reports
   YAML::Node calibrate;             // free parameters and fit settings (netsim/calibrate/calibration_spec.h)
   // The congestion controls and filter types the spec was validated against,

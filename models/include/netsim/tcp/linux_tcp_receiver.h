@@ -311,6 +311,7 @@ class LinuxTcpReceiver final : public Component, public Endpoint, public EventHa
   LinuxTcpConfig config_;
   std::vector<std::unique_ptr<Conn>> conns_;
   ConnectionTable by_peer_;
+  std::size_t never_used_ = 0;  // slots [0, never_used_) have held a connection
   std::vector<std::unique_ptr<ConnTimers>> timers_;
   std::uint32_t next_iss_;
   std::uint64_t refused_ = 0;
