@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "../common/file_text.h"
+#include "scenario_templates.h"
 
 #include "netsim/calibrate/calibration_profile.h"
 
@@ -58,7 +59,9 @@ ScenarioSpec parse_scenario_text(std::string_view yaml, const std::string& filen
     includes.push_back(*file);  // its text is part of what a run depends on (sweep run keys)
   }
   for (const auto& o : overrides) scenario_internal::apply_override(root, o, origins);
-  ScenarioSpec spec = scenario_internal::validate_scenario(root, reader, true, std::move(registry));
+  // Templates (`repeat:`) after the overrides, so --set and sweeps reach their counts and vars.
+  const YAML::Node expanded = scenario_internal::expand_templates(root, reader);
+  ScenarioSpec spec = scenario_internal::validate_scenario(expanded, reader, true, std::move(registry));
   scenario_internal::check_sweep_values(root, spec, reader);
   spec.overrides = overrides;
   spec.includes = std::move(includes);

@@ -6,6 +6,7 @@
 
 #include "netsim/scenario/scenario_loader.h"
 #include "override_apply.h"
+#include "scenario_templates.h"
 #include "scenario_validator.h"
 #include "yaml_reader.h"
 
@@ -32,7 +33,7 @@ void check_sweep_values(const YAML::Node& root, const ScenarioSpec& spec, const 
         for (std::size_t j = 0; j < axis.paths.size(); ++j) {
           apply_override(trial, Override{axis.paths[j], axis.values[i][j]}, trial_origins);
         }
-        validate_scenario(trial, trial_reader, false, spec.registry);
+        validate_scenario(expand_templates(trial, trial_reader), trial_reader, false, spec.registry);
       } catch (const ScenarioError& e) {
         std::string msg = "value '" + shown + "' for '" + axis.key + "' would make the scenario invalid: ";
         if (!e.field.empty() && e.field != axis.key) msg += "field '" + e.field + "': ";

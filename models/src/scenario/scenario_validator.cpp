@@ -1501,8 +1501,15 @@ void Validator::check_sweep_key(const Field& key, const std::string& path) {
                      ", e.g. '" + path + ".<name>." + std::string(section->keys.back()) + "'");
   }
   const std::vector<std::string> names = element_names(section->name);
-  bool found = false;
+  // A template's name (`repeat:`, scenario_templates.h): its entries exist
+  // once expanded, and trying each value on the scenario checks the path.
+  const bool template_name = parts[1].find('{') != std::string::npos;
+  bool found = template_name;
   for (const auto& n : names) found = found || n == parts[1];
+  if (template_name && parts.size() >= 3 &&
+      ((parts[2] == "repeat" && parts.size() == 3) || (parts[2] == "vars" && parts.size() == 4))) {
+    return;
+  }
   if (!found) {
     r_.fail(key, "no " + std::string(section->element) + " named '" + parts[1] + "' (" + std::string(section->name) +
                      ": " + join_words(names) + ")" + suggestion(parts[1], names));

@@ -149,6 +149,13 @@ class EventQueue {
   // Moves wheel buckets into the heap until the heap's first event is due
   // before the next bucket with events, so that it is the earliest of all.
   void settle() {
+    if (wheel_.empty()) {
+      // Keep the current bucket with the clock, so that near events stay in the heap.
+      if (n_ > 0 && EventWheel::bucket_of(heap_[top()].time) > wheel_.current()) {
+        wheel_.skip_to(EventWheel::bucket_of(heap_[top()].time));
+      }
+      return;
+    }
     while (!wheel_.empty()) {
       const std::uint64_t limit = n_ == 0 ? EventWheel::kNoBucket : EventWheel::bucket_of(heap_[top()].time);
       if (limit <= wheel_.current()) return;

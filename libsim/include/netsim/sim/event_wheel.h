@@ -9,7 +9,9 @@
 //
 // Buckets are 2^30 ps (1.07 ms) wide; the ring holds the 1024 buckets after
 // the current one (1.1 s), later events wait in an overflow list that is
-// sorted into the ring as the window reaches them. EventQueue moves a
+// sorted into the ring as the window reaches them. Events are nodes of one
+// array linked into their bucket's list, so the steady state allocates
+// nothing. EventQueue moves a
 // bucket's events into its heap, where they are ordered by (time, seq) like
 // every other event, before the heap can pop anything due at or after that
 // bucket's start: the pop order is exactly the heap's alone, so using the
@@ -56,12 +58,12 @@ class EventWheel {
 
   void insert(const QueuedEvent& ev) {
     const std::uint64_t b = bucket_of(ev.time);
+    const std::uint32_t node = allocate();
+    nodes_[node].ev = ev;
     if (b <= current_ + kBuckets) {
-      std::vector<QueuedEvent>& v = ring_[b & kMask];
-      if (v.empty()) occupied_[(b & kMask) / 64] |= std::uint64_t{1} << (b % 64);
-      place(v, static_cast<std::uint32_t>(b & kMask), v.size(), ev, true);
+      link(node, static_cast<std::uint32_t>(b & kMask));
     } else {
-      place(overflow_, kOverflow, overflow_.size(), ev, true);
+      link(node, kOverflow);
       if (b < overflow_min_) overflow_min_ = b;
     }
     ++size_;
@@ -69,26 +71,22 @@ class EventWheel {
 
   // Whether `timer` (pending, not in the heap) really is here.
   bool holds(const Timer& timer) const {
-    if (timer.bucket_ > kOverflow) return false;
-    const std::vector<QueuedEvent>& v = list(timer.bucket_);
-    return timer.heap_index_ < v.size() && v[timer.heap_index_].timer == &timer;
+    return timer.bucket_ <= kOverflow && timer.heap_index_ < nodes_.size() &&
+           nodes_[timer.heap_index_].list == timer.bucket_ && nodes_[timer.heap_index_].ev.timer == &timer;
   }
   // Takes `timer` (held here) out, leaving it not pending.
   void remove(Timer& timer) {
-    const std::uint32_t id = timer.bucket_;
-    std::vector<QueuedEvent>& v = list(id);
-    const std::size_t i = timer.heap_index_;
+    const auto node = static_cast<std::uint32_t>(timer.heap_index_);
     timer.heap_index_ = Timer::kNotQueued;
     timer.bucket_ = Timer::kInHeap;
-    if (i + 1 != v.size()) place(v, id, i, v.back(), false);
-    v.pop_back();
-    if (v.empty() && id != kOverflow) occupied_[id / 64] &= ~(std::uint64_t{1} << (id % 64));
+    unlink(node);
+    release(node);
     --size_;
   }
 
   // The first bucket after current() that holds an event (kNoBucket if none).
   std::uint64_t next_bucket() const {
-    if (size_ == overflow_.size()) return overflow_.empty() ? kNoBucket : overflow_min_;
+    if (ring_size_ == 0) return head_[kOverflow] == kNil ? kNoBucket : overflow_min_;
     const std::uint64_t base = current_ + 1;
     const std::uint64_t start = base & kMask;
     for (std::uint64_t scanned = 0; scanned < kBuckets;) {
@@ -110,81 +108,134 @@ class EventWheel {
   template <typename Take>
   void advance_to(std::uint64_t b, Take take) {
     current_ = b - 1;  // buckets before b are empty: the window may start there
-    if (!overflow_.empty() && overflow_min_ <= current_ + kBuckets) refill();
-    std::vector<QueuedEvent>& v = ring_[b & kMask];
-    if (!v.empty()) {
-      occupied_[(b & kMask) / 64] &= ~(std::uint64_t{1} << (b % 64));
-      size_ -= v.size();
-      for (const QueuedEvent& ev : v) {
-        if (ev.timer != nullptr) ev.timer->bucket_ = Timer::kInHeap;
-        take(ev);
-      }
-      v.clear();
+    if (head_[kOverflow] != kNil && overflow_min_ <= current_ + kBuckets) refill();
+    const auto list = static_cast<std::uint32_t>(b & kMask);
+    for (std::uint32_t node = head_[list]; node != kNil;) {
+      const std::uint32_t next = nodes_[node].next;
+      const QueuedEvent ev = nodes_[node].ev;
+      release(node);
+      --size_;
+      --ring_size_;
+      if (ev.timer != nullptr) ev.timer->bucket_ = Timer::kInHeap;
+      take(ev);
+      node = next;
     }
+    head_[list] = kNil;
+    occupied_[list / 64] &= ~(std::uint64_t{1} << (list % 64));
     current_ = b;
-    if (!overflow_.empty() && overflow_min_ <= current_ + kBuckets) refill();
+    if (head_[kOverflow] != kNil && overflow_min_ <= current_ + kBuckets) refill();
   }
 
   // Makes `b` (> current(), before next_bucket()) the current bucket, which
   // moves no event: the buckets up to b are empty.
   void skip_to(std::uint64_t b) {
     current_ = b;
-    if (!overflow_.empty() && overflow_min_ <= current_ + kBuckets) refill();
+    if (head_[kOverflow] != kNil && overflow_min_ <= current_ + kBuckets) refill();
   }
 
   // Forgets every event (EventQueue::abandon).
   void abandon() {
-    for (auto& v : ring_) v.clear();
-    overflow_.clear();
+    head_.fill(kNil);
     occupied_.fill(0);
-    size_ = 0;
+    free_ = kNil;
+    for (std::size_t i = nodes_.size(); i-- > 0;) release(static_cast<std::uint32_t>(i));
+    size_ = ring_size_ = 0;
     overflow_min_ = kNoBucket;
   }
 
  private:
   static constexpr std::uint64_t kMask = kBuckets - 1;
   static constexpr std::uint32_t kOverflow = static_cast<std::uint32_t>(kBuckets);
+  static constexpr std::uint32_t kNil = std::numeric_limits<std::uint32_t>::max();
+  static constexpr std::uint32_t kFree = kNil;  // Node::list of a node on the free list
 
-  std::vector<QueuedEvent>& list(std::uint32_t id) { return id == kOverflow ? overflow_ : ring_[id]; }
-  const std::vector<QueuedEvent>& list(std::uint32_t id) const { return id == kOverflow ? overflow_ : ring_[id]; }
+  // The events live in one node array, each bucket a doubly linked list
+  // through it (as FreeBSD's callwheel keeps a TAILQ per bucket): a node
+  // freed is reused, so a wheel whose population has peaked allocates no more.
+  struct Node {
+    QueuedEvent ev;
+    std::uint32_t prev;
+    std::uint32_t next;
+    std::uint32_t list;  // bucket (kOverflow for the overflow list), kFree when free
+  };
 
-  static void place(std::vector<QueuedEvent>& v, std::uint32_t id, std::size_t i, const QueuedEvent& ev, bool append) {
-    if (append) {
-      v.push_back(ev);
-    } else {
-      v[i] = ev;
+  std::uint32_t allocate() {
+    if (free_ == kNil) [[unlikely]] grow();
+    const std::uint32_t node = free_;
+    free_ = nodes_[node].next;
+    return node;
+  }
+  [[gnu::noinline]] void grow() {
+    const std::size_t old = nodes_.size();
+    nodes_.resize(old == 0 ? 256 : 2 * old);
+    for (std::size_t i = nodes_.size(); i-- > old;) release(static_cast<std::uint32_t>(i));
+  }
+  void release(std::uint32_t node) {
+    nodes_[node].list = kFree;
+    nodes_[node].next = free_;
+    free_ = node;
+  }
+  void link(std::uint32_t node, std::uint32_t list) {
+    Node& n = nodes_[node];
+    n.list = list;
+    n.prev = kNil;
+    n.next = head_[list];
+    if (n.next != kNil) nodes_[n.next].prev = node;
+    head_[list] = node;
+    if (list != kOverflow) {
+      occupied_[list / 64] |= std::uint64_t{1} << (list % 64);
+      ++ring_size_;
     }
-    if (ev.timer != nullptr) {
-      ev.timer->heap_index_ = i;
-      ev.timer->bucket_ = id;
+    if (n.ev.timer != nullptr) {
+      n.ev.timer->heap_index_ = node;
+      n.ev.timer->bucket_ = list;
+    }
+  }
+  void unlink(std::uint32_t node) {
+    const Node& n = nodes_[node];
+    if (n.prev != kNil) {
+      nodes_[n.prev].next = n.next;
+    } else {
+      head_[n.list] = n.next;
+    }
+    if (n.next != kNil) nodes_[n.next].prev = n.prev;
+    if (n.list != kOverflow) {
+      --ring_size_;
+      if (head_[n.list] == kNil) occupied_[n.list / 64] &= ~(std::uint64_t{1} << (n.list % 64));
     }
   }
 
   // Moves the overflow events inside the window into their ring buckets.
   void refill() {
     std::uint64_t min = kNoBucket;
-    std::size_t keep = 0;
-    for (std::size_t i = 0; i < overflow_.size(); ++i) {
-      const QueuedEvent ev = overflow_[i];
-      const std::uint64_t b = bucket_of(ev.time);
+    for (std::uint32_t node = head_[kOverflow]; node != kNil;) {
+      const std::uint32_t next = nodes_[node].next;
+      const std::uint64_t b = bucket_of(nodes_[node].ev.time);
       if (b <= current_ + kBuckets) {
-        --size_;
-        insert(ev);
-      } else {
-        place(overflow_, kOverflow, keep++, ev, false);
-        if (b < min) min = b;
+        unlink(node);
+        link(node, static_cast<std::uint32_t>(b & kMask));
+      } else if (b < min) {
+        min = b;
       }
+      node = next;
     }
-    overflow_.resize(keep);
     overflow_min_ = min;
   }
 
-  std::array<std::vector<QueuedEvent>, kBuckets> ring_;
+  std::vector<Node> nodes_;
+  std::uint32_t free_ = kNil;
+  std::array<std::uint32_t, kBuckets + 1> head_ = make_heads();
   std::array<std::uint64_t, kBuckets / 64> occupied_{};
-  std::vector<QueuedEvent> overflow_;
   std::uint64_t overflow_min_ = kNoBucket;
   std::uint64_t current_ = 0;
   std::size_t size_ = 0;
+  std::size_t ring_size_ = 0;
+
+  static constexpr std::array<std::uint32_t, kBuckets + 1> make_heads() {
+    std::array<std::uint32_t, kBuckets + 1> h{};
+    h.fill(kNil);
+    return h;
+  }
 };
 
 }  // namespace netsim
