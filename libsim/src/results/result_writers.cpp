@@ -149,6 +149,11 @@ void write_run_text(std::ostream& out, const results::RunResult& run, int index,
                  {"rcvd pkts", Align::right}, {"lost", Align::right}, {"loss %", Align::right},
                  {"sender Mbit/s", Align::right}, {"receiver Mbit/s", Align::right}},
                 rows);
+    if (run.tcp_jain_index() > 0) {
+      const auto n = std::count_if(run.flows().begin(), run.flows().end(), [](const auto& f) { return f.kind() == "tcp"; });
+      out << "  Jain's fairness index over the " << n << " tcp flows' receiver Mbit/s: " << fixed(run.tcp_jain_index(), 4)
+          << '\n';
+    }
     // nuttcp -u receiver summary: MB are 2^20 bytes received, drops are counted against packets sent.
     for (const auto& f : run.flows()) {
       if (f.kind() != "udp") continue;

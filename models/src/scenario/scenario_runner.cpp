@@ -19,6 +19,7 @@
 #include "netsim/scenario/scenario_captures.h"
 #include "netsim/scenario/nuttcp_flow.h"
 #include "netsim/version.h"
+#include "netsim/stats/fairness.h"
 
 namespace netsim {
 namespace {
@@ -688,6 +689,13 @@ results::RunResult run_scenario(const ScenarioSpec& spec, const RunOptions& opti
   for (const BuiltPingFlow& f : b.ping_flows) flows.emplace_back(f.spec->order, [&out, &f] { add_ping_flow(out, f); });
   std::sort(flows.begin(), flows.end(), [](const auto& a, const auto& c) { return a.first < c.first; });
   for (const auto& [order, add] : flows) add();
+  std::vector<double> tcp_shares;
+  for (const auto& f : out.flows()) {
+    if (f.kind() == "tcp") tcp_shares.push_back(f.receiver_mbps());
+  }
+  if (tcp_shares.size() >= 2 && std::any_of(tcp_shares.begin(), tcp_shares.end(), [](double x) { return x > 0; })) {
+    out.set_tcp_jain_index(stats::jain_index(tcp_shares));
+  }
   for (const BuiltPingFlow& f : b.ping_flows) add_ping(out, spec, f);
   for (const BuiltTcpFlow& f : b.tcp_flows) {
     if (f.iperf3_client != nullptr) add_iperf3(out, spec, f);

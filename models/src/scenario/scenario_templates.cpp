@@ -165,9 +165,12 @@ YAML::Node scalar_at(const YAML::Node& original, const std::string& text) {
 }
 
 // `node` with every {EXPR} under it replaced: unchanged parts are shared
-// (they keep their positions), changed scalars are new nodes at the same place.
-YAML::Node substituted(const YAML::Node& node, const std::string& path, const Instance& in) {
-  if (!has_pattern(node)) return node;
+// (they keep their positions), changed scalars are new nodes at the same
+// place. Inside a new map or list every scalar is new (`fresh`): inserting a
+// node of the parsed document into a new container would make yaml-cpp copy
+// the document's whole node set into it, once per template entry.
+YAML::Node substituted(const YAML::Node& node, const std::string& path, const Instance& in, bool fresh = false) {
+  if (!has_pattern(node)) return fresh && node.IsScalar() ? scalar_at(node, node.Scalar()) : node;
   if (node.IsScalar()) {
     try {
       return scalar_at(node, substitute_pattern(node.Scalar(), in.vars));
@@ -178,12 +181,15 @@ YAML::Node substituted(const YAML::Node& node, const std::string& path, const In
   if (node.IsMap()) {
     YAML::Node out(YAML::NodeType::Map);
     for (auto it = node.begin(); it != node.end(); ++it) {
-      out.force_insert(it->first, substituted(it->second, path + "." + it->first.Scalar(), in));
+      out.force_insert(scalar_at(it->first, it->first.Scalar()),
+                       substituted(it->second, path + "." + it->first.Scalar(), in, true));
     }
     return out;
   }
   YAML::Node out(YAML::NodeType::Sequence);
-  for (std::size_t k = 0; k < node.size(); ++k) out.push_back(substituted(node[k], path + "[" + std::to_string(k) + "]", in));
+  for (std::size_t k = 0; k < node.size(); ++k) {
+    out.push_back(substituted(node[k], path + "[" + std::to_string(k) + "]", in, true));
+  }
   return out;
 }
 
@@ -272,13 +278,15 @@ bool expand_section(const YAML::Node& section, const std::string& name, const Re
         reader.fail(Field{it->first, YAML::Node(), path},
                     "entry " + std::to_string(i) + " is named '" + inst_name + "', which another entry already is");
       }
+      // Into the section first, so that the entry shares the section's node
+      // memory and taking the template's nodes into it copies nothing.
       YAML::Node inst(YAML::NodeType::Map);
+      out.force_insert(scalar_at(it->first, inst_name), inst);
       for (auto f = entry.begin(); f != entry.end(); ++f) {
         const std::string field = f->first.Scalar();
         if (field == "repeat" || field == "vars") continue;
         inst.force_insert(f->first, substituted(f->second, name + "." + inst_name + "." + field, Instance{reader, vars}));
       }
-      out.force_insert(scalar_at(it->first, inst_name), inst);
     }
   }
   return true;
