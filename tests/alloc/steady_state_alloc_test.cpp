@@ -14,12 +14,14 @@
 // test `CountingAllocator.CountsNewAndDelete` checks that the replacement is
 // in effect in whatever configuration this was built in.
 #include <gtest/gtest.h>
+#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -49,6 +51,8 @@ namespace {
 
 std::atomic<std::uint64_t> g_allocations{0};
 std::atomic<std::uint64_t> g_deallocations{0};
+// Bytes held by live allocations (malloc_usable_size), for memory per connection.
+std::atomic<std::int64_t> g_live_bytes{0};
 // Sizes of the first few allocations after arm_trace(), for failure messages.
 constexpr int kTraceSlots = 8;
 std::atomic<bool> g_trace{false};
@@ -83,7 +87,13 @@ void* counted_aligned_alloc(std::size_t size, std::align_val_t al) {
 [[gnu::noinline]] void counted_free(void* p) noexcept {
   if (p == nullptr) return;
   g_deallocations.fetch_add(1, std::memory_order_relaxed);
+  g_live_bytes.fetch_sub(static_cast<std::int64_t>(malloc_usable_size(p)), std::memory_order_relaxed);
   std::free(p);
+}
+
+void* counted_live(void* p) {
+  if (p != nullptr) g_live_bytes.fetch_add(static_cast<std::int64_t>(malloc_usable_size(p)), std::memory_order_relaxed);
+  return p;
 }
 
 void* throwing(void* p) {
@@ -93,14 +103,14 @@ void* throwing(void* p) {
 
 }  // namespace
 
-void* operator new(std::size_t n) { return throwing(counted_alloc(n)); }
-void* operator new[](std::size_t n) { return throwing(counted_alloc(n)); }
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return counted_alloc(n); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return counted_alloc(n); }
-void* operator new(std::size_t n, std::align_val_t a) { return throwing(counted_aligned_alloc(n, a)); }
-void* operator new[](std::size_t n, std::align_val_t a) { return throwing(counted_aligned_alloc(n, a)); }
-void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept { return counted_aligned_alloc(n, a); }
-void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept { return counted_aligned_alloc(n, a); }
+void* operator new(std::size_t n) { return throwing(counted_live(counted_alloc(n))); }
+void* operator new[](std::size_t n) { return throwing(counted_live(counted_alloc(n))); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return counted_live(counted_alloc(n)); }
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return counted_live(counted_alloc(n)); }
+void* operator new(std::size_t n, std::align_val_t a) { return throwing(counted_live(counted_aligned_alloc(n, a))); }
+void* operator new[](std::size_t n, std::align_val_t a) { return throwing(counted_live(counted_aligned_alloc(n, a))); }
+void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept { return counted_live(counted_aligned_alloc(n, a)); }
+void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept { return counted_live(counted_aligned_alloc(n, a)); }
 
 void operator delete(void* p) noexcept { counted_free(p); }
 void operator delete[](void* p) noexcept { counted_free(p); }
@@ -615,6 +625,49 @@ TEST(SteadyStateAllocations, SimulationTimerRearmLoopAllocatesNothing) {
 
   EXPECT_EQ(allocations, 0u) << AllocationWindow::first_sizes();
   EXPECT_GT(r.fired - fired0, 100'000u);
+}
+
+// Memory per connection (docs/performance.md, Scale): heap bytes of a
+// dumbbell with 100 and with 1100 bulk flows (FreeBSD NewReno senders, Linux
+// receivers), once built (idle: every socket, timer and buffer made, nothing
+// connected) and after 2 s of transfer (active: buffers filled, the packet
+// pool at its peak); the difference over 1000 connections is what each costs.
+TEST(MemoryPerConnection, IdleAndActiveBytes) {
+  const auto measure = [](int flows, std::int64_t& idle, std::int64_t& active) {
+    std::string text = R"(name: memory
+duration: 2s
+hosts:
+  left{i}: { repeat: 16, address: "198.18.1.{i + 1}", hz: 1000 }
+  right{i}: { repeat: 16, address: "198.18.2.{i + 1}", os: linux, hz: 250 }
+switches:
+  sl: { buffer: 1250KB }
+  sr: { buffer: 1250KB }
+links:
+  al{i}: { repeat: 16, ends: ["left{i}", sl], rate: 10Gbps, delay: 10us }
+  mid: { ends: [sl, sr], rate: 1Gbps, delay: 4980us }
+  ar{i}: { repeat: 16, ends: [sr, "right{i}"], rate: 10Gbps, delay: 10us }
+traffic:
+  f{i}: { repeat: )" + std::to_string(flows) + R"(, type: tcp, from: "left{i % 16}", to: "right{i % 16}", app: bulk }
+)";
+    const ScenarioSpec spec = parse_scenario_text(text, "memory.yaml");
+    const std::int64_t before = g_live_bytes.load(std::memory_order_relaxed);
+    BuiltScenario b = build_scenario(spec);
+    idle = g_live_bytes.load(std::memory_order_relaxed) - before;
+    b.sim->run_until(spec.duration);
+    active = g_live_bytes.load(std::memory_order_relaxed) - before;
+  };
+  std::int64_t idle_small = 0, active_small = 0, idle_large = 0, active_large = 0;
+  measure(100, idle_small, active_small);
+  measure(1100, idle_large, active_large);
+  const std::int64_t idle = (idle_large - idle_small) / 1000;
+  const std::int64_t active = (active_large - active_small) / 1000;
+  std::printf("memory per connection: idle %lld B, active %lld B\n", static_cast<long long>(idle),
+              static_cast<long long>(active));
+  RecordProperty("idle_bytes_per_connection", std::to_string(idle));
+  RecordProperty("active_bytes_per_connection", std::to_string(active));
+  EXPECT_GT(idle, 1000);  // a sender and a receiver slot at least
+  EXPECT_GE(active, idle);
+  EXPECT_LT(active, 64 * 1024);  // 10000 connections within the 300 MiB budget, with room
 }
 
 }  // namespace
