@@ -42,20 +42,24 @@ class Expression {
     }
     return false;
   }
+  std::int64_t checked(bool overflowed, std::int64_t r) const {
+    if (overflowed) fail("overflow");
+    return r;
+  }
   std::int64_t add(std::int64_t a, std::int64_t b) const {
     std::int64_t r = 0;
-    if (__builtin_add_overflow(a, b, &r)) fail("overflow");
-    return r;
+    const bool overflowed = __builtin_add_overflow(a, b, &r);  // before r is read
+    return checked(overflowed, r);
   }
   std::int64_t sub(std::int64_t a, std::int64_t b) const {
     std::int64_t r = 0;
-    if (__builtin_sub_overflow(a, b, &r)) fail("overflow");
-    return r;
+    const bool overflowed = __builtin_sub_overflow(a, b, &r);  // before r is read
+    return checked(overflowed, r);
   }
   std::int64_t mul(std::int64_t a, std::int64_t b) const {
     std::int64_t r = 0;
-    if (__builtin_mul_overflow(a, b, &r)) fail("overflow");
-    return r;
+    const bool overflowed = __builtin_mul_overflow(a, b, &r);  // before r is read
+    return checked(overflowed, r);
   }
   std::int64_t expr() {
     std::int64_t v = term();
@@ -211,19 +215,24 @@ std::int64_t integer_field(const Reader& reader, const YAML::Node& value, const 
   return v;
 }
 
-// Without operator[], which inserts into a non-const map.
-bool has_key(const YAML::Node& map, std::string_view key) {
+// The entry of `map` named `key` (its key and value nodes), found without
+// operator[], which would insert into the parsed tree.
+struct Entry {
+  YAML::Node key;
+  YAML::Node value;
+};
+std::optional<Entry> find_entry(const YAML::Node& map, std::string_view key) {
   for (auto it = map.begin(); it != map.end(); ++it) {
-    if (it->first.IsScalar() && it->first.Scalar() == key) return true;
+    if (it->first.IsScalar() && it->first.Scalar() == key) return Entry{it->first, it->second};
   }
-  return false;
+  return std::nullopt;
 }
 
 // Entries of one section with its templates expanded; false if it had none.
 bool expand_section(const YAML::Node& section, const std::string& name, const Reader& reader, YAML::Node& out) {
   bool any = false;
   for (auto it = section.begin(); it != section.end(); ++it) {
-    if (it->second.IsMap() && has_key(it->second, "repeat")) any = true;
+    if (it->second.IsMap() && find_entry(it->second, "repeat")) any = true;
   }
   if (!any) return false;
   out = YAML::Node(YAML::NodeType::Map);
@@ -232,27 +241,19 @@ bool expand_section(const YAML::Node& section, const std::string& name, const Re
   for (auto it = section.begin(); it != section.end(); ++it) {
     const std::string key = it->first.Scalar();
     const YAML::Node entry = it->second;  // a copy: the iterator yields a temporary
-    if (!entry.IsMap() || !has_key(entry, "repeat")) {
+    if (!entry.IsMap() || !find_entry(entry, "repeat")) {
       out.force_insert(it->first, entry);
       continue;
     }
     const std::string path = name + "." + key;
-    std::optional<YAML::Node> repeat_key, repeat_node, vars_node, vars_key;
-    for (auto f = entry.begin(); f != entry.end(); ++f) {
-      if (f->first.Scalar() == "repeat") {
-        repeat_key.emplace(f->first);
-        repeat_node.emplace(f->second);
-      }
-      if (f->first.Scalar() == "vars") {
-        vars_key.emplace(f->first);
-        vars_node.emplace(f->second);
-      }
-    }
-    const std::int64_t n = integer_field(reader, *repeat_node, *repeat_key, path + ".repeat", 0, kMaxRepeat);
+    const Entry repeat = *find_entry(entry, "repeat");
+    const std::optional<Entry> vars_entry = find_entry(entry, "vars");
+    const std::int64_t n = integer_field(reader, repeat.value, repeat.key, path + ".repeat", 0, kMaxRepeat);
     std::map<std::string, std::int64_t> vars{{"n", n}};
-    if (vars_node) {
-      if (!vars_node->IsMap()) reader.fail(Field{*vars_node, *vars_key, path + ".vars"}, "expected a map of integers");
-      for (auto v = vars_node->begin(); v != vars_node->end(); ++v) {
+    if (vars_entry) {
+      const YAML::Node& vars_node = vars_entry->value;
+      if (!vars_node.IsMap()) reader.fail(Field{vars_node, vars_entry->key, path + ".vars"}, "expected a map of integers");
+      for (auto v = vars_node.begin(); v != vars_node.end(); ++v) {
         const std::string var = v->first.Scalar();
         if (var == "i" || var == "n") {
           reader.fail(Field{v->first, YAML::Node(), path + ".vars." + var}, "'" + var + "' is the template's own");
@@ -316,13 +317,10 @@ YAML::Node expand_templates(const YAML::Node& root, const Reader& reader) {
   if (!root.IsMap()) return root;
   std::map<std::string, YAML::Node> expanded;
   for (std::string_view section : kTemplateSections) {
-    std::optional<YAML::Node> s;
-    for (auto it = root.begin(); it != root.end(); ++it) {
-      if (it->first.IsScalar() && it->first.Scalar() == section) s.emplace(it->second);
-    }
-    if (!s || !s->IsMap()) continue;
+    const std::optional<Entry> s = find_entry(root, section);
+    if (!s || !s->value.IsMap()) continue;
     YAML::Node e;
-    if (expand_section(*s, std::string(section), reader, e)) expanded.emplace(section, e);
+    if (expand_section(s->value, std::string(section), reader, e)) expanded.emplace(section, e);
   }
   if (expanded.empty()) return root;
   // A new top level (never assign into the parsed tree: yaml-cpp would

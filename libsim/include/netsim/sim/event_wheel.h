@@ -108,7 +108,7 @@ class EventWheel {
   template <typename Take>
   void advance_to(std::uint64_t b, Take take) {
     current_ = b - 1;  // buckets before b are empty: the window may start there
-    if (head_[kOverflow] != kNil && overflow_min_ <= current_ + kBuckets) refill();
+    refill_reached();
     const auto list = static_cast<std::uint32_t>(b & kMask);
     for (std::uint32_t node = head_[list]; node != kNil;) {
       const std::uint32_t next = nodes_[node].next;
@@ -123,14 +123,14 @@ class EventWheel {
     head_[list] = kNil;
     occupied_[list / 64] &= ~(std::uint64_t{1} << (list % 64));
     current_ = b;
-    if (head_[kOverflow] != kNil && overflow_min_ <= current_ + kBuckets) refill();
+    refill_reached();
   }
 
   // Makes `b` (> current(), before next_bucket()) the current bucket, which
   // moves no event: the buckets up to b are empty.
   void skip_to(std::uint64_t b) {
     current_ = b;
-    if (head_[kOverflow] != kNil && overflow_min_ <= current_ + kBuckets) refill();
+    refill_reached();
   }
 
   // Forgets every event (EventQueue::abandon).
@@ -205,6 +205,10 @@ class EventWheel {
     }
   }
 
+  // After current_ moved: the overflow events the window now reaches go to the ring.
+  void refill_reached() {
+    if (head_[kOverflow] != kNil && overflow_min_ <= current_ + kBuckets) refill();
+  }
   // Moves the overflow events inside the window into their ring buckets.
   void refill() {
     std::uint64_t min = kNoBucket;
